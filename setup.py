@@ -1,0 +1,36 @@
+from pathlib import Path
+
+from setuptools import find_packages, setup
+
+about = {}
+exec((Path(__file__).parent / "spacy_senna" / "about.py").read_text(), about)
+
+setup(
+    name="spacy-senna",
+    version=about["__version__"],
+    description="SENNA (Collobert et al. 2011) taggers as trainable spaCy v3 components",
+    long_description=(Path(__file__).parent / "README.md").read_text(encoding="utf8"),
+    long_description_content_type="text/markdown",
+    license="MIT",
+    python_requires=">=3.9",
+    packages=find_packages(include=["spacy_senna", "spacy_senna.*"]),
+    install_requires=["spacy>=3.8,<3.9", "torch>=2.1,<2.14", "numpy"],
+    extras_require={
+        "test": ["pytest>=7", "ruff"],
+        "bench": ["pytorch-crf==0.7.2"],
+    },
+    entry_points={
+        "spacy_factories": [
+            "senna_tagger = spacy_senna.pipeline.tagger:make_senna_tagger",
+        ],
+        "spacy_architectures": [
+            "spacy-senna.WindowTagger.v1 = spacy_senna.models:build_window_tagger",
+        ],
+        "spacy_misc": [
+            "spacy-senna.WordFeature.v1 = spacy_senna.features:word_feature",
+            "spacy-senna.CapsFeature.v1 = spacy_senna.features:caps_feature",
+            "spacy-senna.SuffixFeature.v1 = spacy_senna.features:suffix_feature",
+            "spacy-senna.AttrFeature.v1 = spacy_senna.features:attr_feature",
+        ],
+    },
+)

@@ -1,0 +1,12 @@
+"""spacy-senna: SENNA (Collobert et al. 2011) sequence labelers as spaCy v3 components.
+
+Importing the package registers its factories, architectures and features; installed
+entry points make `spacy train` and `spacy.load` find them without `--code`.
+"""
+
+from . import features, models  # noqa: F401  (registrations)
+from .about import __version__
+from .layers.crf import CRF
+from .pipeline import SennaTagger
+
+__all__ = ["__version__", "CRF", "SennaTagger"]

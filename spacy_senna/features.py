@@ -1,0 +1,313 @@
+"""Token -> discrete SENNA features (paper §3.5, §6; released-SENNA details in the digest §12).
+
+Every feature maps each token of a Doc to one or more small integers, one per lookup
+table ("column"). Index 0 of every table is PADDING (used for the window positions
+outside the sentence and for batch padding) and index 1 is UNKNOWN.
+"""
+
+import re
+from collections import Counter
+from typing import Dict, Iterable, List, Optional, Sequence
+
+import numpy
+from spacy.tokens import Doc, Token
+from spacy.util import registry
+
+from .lexicon import PADDING, UNKNOWN, Lexicon
+
+_DIGITS = re.compile(r"[0-9]+")
+
+CAPS_VALUES = ("nocaps", "allcaps", "initcap", "hascap")
+
+
+def normalize_word(text: str) -> str:
+    """Lowercase and replace every run of digits with a single "0" ("PS12" -> "ps0").
+
+    The LM vocabulary, the exported vectors and every component use this one function,
+    so a word looked up at run time is keyed exactly as it was when pretrained.
+    """
+    return _DIGITS.sub("0", text.lower())
+
+
+def caps_value(text: str) -> str:
+    """SENNA's 4-valued capitalisation feature (allcaps > initcap > hascap > nocaps)."""
+    has_upper = any(c.isupper() for c in text)
+    if has_upper and not any(c.islower() for c in text):
+        return "allcaps"
+    if text[:1].isupper():
+        return "initcap"
+    if has_upper:
+        return "hascap"
+    return "nocaps"
+
+
+class Feature:
+    """One discrete input feature with its own lookup table(s).
+
+    Subclasses implement `values(token)`-style extraction through `extract` and keep
+    their dictionaries in `lexicons` (one per column), which are serialized with the model.
+    """
+
+    #: width of each column's embedding
+    widths: List[int]
+
+    def __init__(self, widths: List[int]):
+        self.widths = list(widths)
+        self.lexicons: List[Lexicon] = [Lexicon() for _ in widths]
+        self._cache: Dict[int, Sequence[int]] = {}
+
+    @property
+    def n_columns(self) -> int:
+        return len(self.widths)
+
+    @property
+    def table_sizes(self) -> List[int]:
+        return [len(lex) for lex in self.lexicons]
+
+    def token_strings(self, token: Token) -> Sequence[str]:
+        """The feature's string value(s) for a token, one per column."""
+        raise NotImplementedError
+
+    def fit(self, docs: Iterable[Doc], vocab=None) -> None:
+        """Build the dictionaries from training docs (and optionally `vocab.vectors`)."""
+        counts = [Counter() for _ in self.widths]
+        for doc in docs:
+            for token in doc:
+                for col, value in enumerate(self.token_strings(token)):
+                    counts[col][value] += 1
+        for col, counter in enumerate(counts):
+            self.lexicons[col] = Lexicon.from_counts(counter)
+        self._cache.clear()
+
+    def extract(self, doc: Doc) -> numpy.ndarray:
+        """(len(doc), n_columns) int64 ids; per-orth cached for context-free features."""
+        out = numpy.empty((len(doc), self.n_columns), dtype="int64")
+        cache = self._cache
+        for i, token in enumerate(doc):
+            ids = cache.get(token.orth)
+            if ids is None:
+                ids = [lex.get(v) for lex, v in zip(self.lexicons, self.token_strings(token))]
+                cache[token.orth] = ids
+            out[i] = ids
+        return out
+
+    def initial_table(self, column: int) -> Optional[numpy.ndarray]:
+        """Rows to initialise a column's lookup table with, or None for random init."""
+        return None
+
+    def to_dict(self) -> dict:
+        return {"lexicons": [lex.to_list() for lex in self.lexicons]}
+
+    def from_dict(self, data: dict) -> None:
+        self.lexicons = [Lexicon.from_list(items) for items in data["lexicons"]]
+        self._cache.clear()
+
+
+class WordFeature(Feature):
+    """Lowercased word with digit runs normalised; dictionary from data and vectors.
+
+    When `nlp.vocab.vectors` is non-empty its keys join the dictionary (most frequent
+    training words first, then vector keys, up to `max_size`) and their rows initialise
+    the lookup table, which is then fine-tuned like every other parameter.
+    """
+
+    def __init__(self, width: int, max_size: int, min_freq: int):
+        super().__init__([width])
+        self.max_size = max_size
+        self.min_freq = min_freq
+        self._init_rows: Optional[numpy.ndarray] = None
+
+    def token_strings(self, token: Token) -> Sequence[str]:
+        return (normalize_word(token.text),)
+
+    def fit(self, docs: Iterable[Doc], vocab=None) -> None:
+        counter: Counter = Counter()
+        for doc in docs:
+            counter.update(normalize_word(t.text) for t in doc)
+        words = [w for w, c in counter.most_common() if c >= self.min_freq]
+        vector_words: List[str] = []
+        vectors = vocab.vectors if vocab is not None else None
+        if vectors is not None and vectors.n_keys > 0:
+            vector_words = [vocab.strings[key] for key in vectors.keys()]
+            in_vectors = set(vector_words)
+            # words with vectors first, so a capped dictionary keeps the pretrained rows
+            words = [w for w in words if w in in_vectors] + [
+                w for w in words if w not in in_vectors
+            ]
+            seen = set(words)
+            words += [w for w in vector_words if w not in seen]
+        lexicon = Lexicon.from_words(words[: max(0, self.max_size - 2)])
+        self.lexicons = [lexicon]
+        self._cache.clear()
+        self._init_rows = None
+        if vector_words:
+            self._init_rows = _rows_from_vectors(lexicon, vocab, self.widths[0])
+
+    def initial_table(self, column: int) -> Optional[numpy.ndarray]:
+        return self._init_rows
+
+
+def _rows_from_vectors(lexicon: Lexicon, vocab, width: int) -> numpy.ndarray:
+    """A (len(lexicon), width) table: vector rows where known, NaN rows elsewhere."""
+    vectors = vocab.vectors
+    if vectors.shape[1] != width:
+        raise ValueError(
+            f"The word feature has width {width} but nlp.vocab.vectors has "
+            f"{vectors.shape[1]} dimensions: set the word feature's width to "
+            f"{vectors.shape[1]} in the config."
+        )
+    table = numpy.full((len(lexicon), width), numpy.nan, dtype="float32")
+    data = numpy.asarray(vectors.data)
+    for key, row in vectors.key2row.items():
+        idx = lexicon.get(vocab.strings[key])
+        if idx > UNKNOWN:
+            table[idx] = data[row]
+    return table
+
+
+class CapsFeature(Feature):
+    """SENNA's caps feature: 4 values (+ PADDING, UNKNOWN)."""
+
+    def __init__(self, width: int):
+        super().__init__([width])
+        self.lexicons = [Lexicon.from_words(CAPS_VALUES)]
+
+    def token_strings(self, token: Token) -> Sequence[str]:
+        return (caps_value(token.text),)
+
+    def fit(self, docs: Iterable[Doc], vocab=None) -> None:
+        self._cache.clear()
+
+
+class SuffixFeature(Feature):
+    """The last `length` characters, lowercased (paper §6.1: 455 suffixes in WSJ)."""
+
+    def __init__(self, width: int, length: int):
+        super().__init__([width])
+        self.length = length
+
+    def token_strings(self, token: Token) -> Sequence[str]:
+        return (token.text[-self.length :].lower(),)
+
+
+class AttrFeature(Feature):
+    """Any string token attribute (e.g. `tag_` for the POS cascade of chunker and SRL)."""
+
+    def __init__(self, attr: str, width: int):
+        if not hasattr(Token, attr) and not (
+            attr.startswith("_.") and Token.has_extension(attr[2:])
+        ):
+            raise ValueError(
+                f"Unknown token attribute '{attr}' for spacy-senna.AttrFeature.v1: use a "
+                "Token attribute such as 'tag_', 'pos_', 'ent_type_' or '_.<extension>'."
+            )
+        super().__init__([width])
+        self.attr = attr
+
+    def token_strings(self, token: Token) -> Sequence[str]:
+        if self.attr.startswith("_."):
+            return (str(getattr(token._, self.attr[2:])),)
+        return (str(getattr(token, self.attr)),)
+
+    def extract(self, doc: Doc) -> numpy.ndarray:
+        # context-dependent (e.g. predicted tags): never cached by orth
+        lex = self.lexicons[0]
+        return numpy.array(
+            [[lex.get(v) for v in self.token_strings(t)] for t in doc], dtype="int64"
+        ).reshape(len(doc), 1)
+
+
+class Featurizer:
+    """An ordered set of named features: Docs -> padded (B, T, n_columns) ids."""
+
+    def __init__(self, features: Dict[str, Feature]):
+        if not features:
+            raise ValueError("A senna model needs at least one feature (e.g. 'word').")
+        for name, feature in features.items():
+            if not isinstance(feature, Feature):
+                raise ValueError(
+                    f"Feature '{name}' is {type(feature).__name__}, not a spacy-senna "
+                    "feature: use e.g. @misc = \"spacy-senna.WordFeature.v1\"."
+                )
+        self.features = dict(features)
+
+    @property
+    def widths(self) -> List[int]:
+        return [w for f in self.features.values() for w in f.widths]
+
+    @property
+    def table_sizes(self) -> List[int]:
+        return [s for f in self.features.values() for s in f.table_sizes]
+
+    def fit(self, docs: List[Doc], vocab=None) -> None:
+        for feature in self.features.values():
+            feature.fit(docs, vocab)
+
+    def initial_tables(self) -> List[Optional[numpy.ndarray]]:
+        return [
+            f.initial_table(col) for f in self.features.values() for col in range(f.n_columns)
+        ]
+
+    def extract_batch(self, docs: Sequence[Doc]) -> numpy.ndarray:
+        """(B, T, n_columns) int64 ids, padded with PADDING (0) to the longest doc."""
+        n_cols = sum(f.n_columns for f in self.features.values())
+        max_len = max((len(d) for d in docs), default=0)
+        out = numpy.full((len(docs), max_len, n_cols), PADDING, dtype="int64")
+        for b, doc in enumerate(docs):
+            if len(doc):
+                out[b, : len(doc)] = numpy.concatenate(
+                    [f.extract(doc) for f in self.features.values()], axis=1
+                )
+        return out
+
+    def to_dict(self) -> dict:
+        return {name: f.to_dict() for name, f in self.features.items()}
+
+    def from_dict(self, data: dict) -> None:
+        missing = set(self.features) - set(data)
+        if missing:
+            raise ValueError(
+                f"Saved senna model has no data for feature(s) {sorted(missing)}: it was "
+                "saved with a different feature configuration."
+            )
+        for name, feature in self.features.items():
+            feature.from_dict(data[name])
+
+
+@registry.misc("spacy-senna.WordFeature.v1")
+def word_feature(width: int = 50, max_size: int = 100000, min_freq: int = 1) -> Feature:
+    """Lowercased, digit-normalised word.
+
+    width (int): embedding width (paper: 50).
+    max_size (int): dictionary size cap, PADDING and UNKNOWN included (paper: 100,000).
+    min_freq (int): minimum training frequency for a word without a vector.
+    """
+    return WordFeature(width, max_size, min_freq)
+
+
+@registry.misc("spacy-senna.CapsFeature.v1")
+def caps_feature(width: int = 5) -> Feature:
+    """Capitalisation (allcaps, initcap, hascap, nocaps). width (int): paper: 5."""
+    return CapsFeature(width)
+
+
+@registry.misc("spacy-senna.SuffixFeature.v1")
+def suffix_feature(width: int = 5, length: int = 2) -> Feature:
+    """Lowercased suffix. width (int): embedding width. length (int): paper: 2."""
+    return SuffixFeature(width, length)
+
+
+@registry.misc("spacy-senna.AttrFeature.v1")
+def attr_feature(attr: str = "tag_", width: int = 5) -> Feature:
+    """A token attribute as a feature (cascades). attr (str): e.g. "tag_". width (int)."""
+    return AttrFeature(attr, width)
+
+
+__all__ = [
+    "UNKNOWN",
+    "PADDING",
+    "normalize_word",
+    "caps_value",
+    "Feature",
+    "Featurizer",
+]

@@ -1,0 +1,166 @@
+"""Thinc wrapping of the torch networks: List[Doc] -> (emissions, lengths).
+
+The registered architectures build a Thinc `Model` whose single PyTorch shim holds the
+whole network, criterion (CRF) included, so one optimizer step and one serialized blob
+cover every parameter. The torch module is built in `initialize`, once the feature
+dictionaries and the tag set are known, and rebuilt from the saved dictionaries before
+weights are loaded.
+"""
+
+from io import BytesIO
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import srsly
+import torch
+from spacy.tokens import Doc
+from spacy.util import registry
+from thinc.api import Model, PyTorchShim
+from thinc.model import deserialize_attr, serialize_attr
+
+from .about import __version__
+from .features import Featurizer
+from .layers.window import SequenceTaggerNet, WindowNetwork, build_criterion
+
+# bump when the saved layout changes so old pipelines fail loudly instead of mis-tagging
+MODEL_FORMAT = 1
+
+Scores = Tuple[torch.Tensor, torch.Tensor]
+
+
+@serialize_attr.register(Featurizer)
+def _serialize_featurizer(_, value: Featurizer, name: str, model: Model) -> bytes:
+    return srsly.msgpack_dumps(value.to_dict())
+
+
+@deserialize_attr.register(Featurizer)
+def _deserialize_featurizer(default: Featurizer, value: bytes, name: str, model: Model) -> Featurizer:
+    default.from_dict(srsly.msgpack_loads(value))
+    return default
+
+
+@registry.architectures("spacy-senna.WindowTagger.v1")
+def build_window_tagger(
+    features: Dict[str, Any],
+    window_size: int = 5,
+    hidden_width: int = 300,
+    criterion: str = "sll",
+    constrain_training: bool = False,
+    nO: Optional[int] = None,
+) -> Model[List[Doc], Scores]:
+    """SENNA's window network (paper §3.3.1, Table 5) scoring every tag of every token.
+
+    features (Dict[str, Feature]): named discrete features, each with its own lookup
+        table(s), e.g. word (50), caps (5), suffix (5), or a token attribute such as tag_.
+    window_size (int): tokens per window, centred on the tagged word (paper: 5).
+    hidden_width (int): hidden units after the window layer (paper: 300).
+    criterion (str): "sll" (sentence-level likelihood = CRF, paper's best) or "wll"
+        (word-level softmax, paper Table 4's baseline).
+    constrain_training (bool): apply the tag scheme's hard transition constraints in
+        training too (they always apply in decoding); SENNA learns all transitions.
+    nO (Optional[int]): number of tags; inferred from the component's labels.
+    """
+    if criterion not in ("sll", "wll"):
+        raise ValueError(f"criterion must be 'sll' or 'wll', got '{criterion}'")
+    model: Model = Model(
+        "senna_window_tagger",
+        forward,
+        init=init,
+        dims={"nO": nO},
+        attrs={
+            "featurizer": Featurizer(features),
+            "window_size": window_size,
+            "hidden_width": hidden_width,
+            "criterion": criterion,
+            "constrain_training": constrain_training,
+            "tag_constraints": None,
+            "dropout_rate": 0.0,
+            "format": MODEL_FORMAT,
+            "senna_version": __version__,
+        },
+    )
+    model.shims.append(
+        PyTorchShim(torch.nn.Identity(), deserialize_model=_deserializer(model))
+    )
+    return model
+
+
+def _build_net(model: Model, with_initial_tables: bool) -> SequenceTaggerNet:
+    featurizer: Featurizer = model.attrs["featurizer"]
+    n_tags = model.get_dim("nO")
+    scorer = WindowNetwork(
+        table_sizes=featurizer.table_sizes,
+        widths=featurizer.widths,
+        n_tags=n_tags,
+        window_size=model.attrs["window_size"],
+        hidden_width=model.attrs["hidden_width"],
+        dropout=model.attrs["dropout_rate"],
+        initial_tables=featurizer.initial_tables() if with_initial_tables else None,
+    )
+    criterion = build_criterion(
+        model.attrs["criterion"],
+        n_tags,
+        allowed=model.attrs["tag_constraints"],
+        constrain_training=model.attrs["constrain_training"],
+    )
+    return SequenceTaggerNet(scorer, criterion)
+
+
+def init(model: Model, X: Optional[List[Doc]] = None, Y=None) -> Model:
+    """Build the torch network; the featurizer must already be fitted (component does it)."""
+    if not model.has_dim("nO"):
+        raise ValueError("The senna model needs its number of tags (nO) before initialize.")
+    model.shims[0]._model = _build_net(model, with_initial_tables=True)
+    return model
+
+
+def _deserializer(model: Model) -> Callable:
+    def deserialize(_: torch.nn.Module, state_bytes: bytes, device: torch.device):
+        if model.attrs["format"] != MODEL_FORMAT:
+            raise ValueError(
+                f"This pipeline was saved by spacy-senna {model.attrs['senna_version']} "
+                f"(model format {model.attrs['format']}); this spacy-senna ({__version__}) "
+                f"reads format {MODEL_FORMAT}. Retrain it or install the matching version."
+            )
+        if not model.has_dim("nO"):  # saved before initialize: nothing to rebuild
+            return torch.nn.Identity()
+        net = _build_net(model, with_initial_tables=False)
+        net.load_state_dict(torch.load(BytesIO(state_bytes), map_location=device))
+        return net.to(device)
+
+    return deserialize
+
+
+def get_net(model: Model) -> SequenceTaggerNet:
+    """The torch network inside a senna Thinc model (after initialize)."""
+    net = model.shims[0]._model
+    if not isinstance(net, SequenceTaggerNet):
+        raise ValueError("The senna model is not initialized: call nlp.initialize() first.")
+    return net
+
+
+def featurize(model: Model, docs: Sequence[Doc]) -> Scores:
+    """(ids (B, T, K) LongTensor, lengths (B,) LongTensor) for a batch of docs."""
+    ids = model.attrs["featurizer"].extract_batch(docs)
+    lengths = torch.tensor([len(doc) for doc in docs], dtype=torch.long)
+    return torch.from_numpy(ids), lengths
+
+
+def forward(model: Model, docs: List[Doc], is_train: bool):
+    net = get_net(model)
+    ids, lengths = featurize(model, docs)
+    net.scorer.dropout.p = model.attrs["dropout_rate"]
+    net.train(is_train)
+    if not is_train:
+        with torch.no_grad():
+            return (net(ids), lengths), _no_backprop
+    emissions = net(ids)
+
+    def backprop(d_emissions: torch.Tensor) -> List[Doc]:
+        emissions.backward(d_emissions)
+        return []
+
+    return (emissions, lengths), backprop
+
+
+def _no_backprop(_):
+    raise ValueError("This senna model output was computed without gradients.")

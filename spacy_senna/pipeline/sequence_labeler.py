@@ -1,0 +1,225 @@
+"""The shared sequence-labeling core of every senna component.
+
+A component is a `SequenceLabeler` that only says how to read gold tag strings from an
+Example (`gold_tags`) and how to write decoded tags to a Doc (`set_annotations`), plus
+its tag inventory (`tag_names`). Featurizing, the network, the CRF loss, decoding,
+initialization and serialization live here once.
+"""
+
+import warnings
+from itertools import islice
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import numpy
+import torch
+from spacy.language import Language
+from spacy.pipeline import TrainablePipe
+from spacy.tokens import Doc
+from spacy.training import Example, validate_examples, validate_get_examples
+from spacy.vocab import Vocab
+from thinc.api import Model, Optimizer, set_dropout_rate
+
+from ..features import AttrFeature
+from ..models import get_net
+
+
+class SequenceLabeler(TrainablePipe):
+    """Base class: tags every token of a sequence with a CRF (or WLL) over SENNA scores."""
+
+    def __init__(
+        self,
+        vocab: Vocab,
+        model: Model,
+        name: str,
+        *,
+        scorer: Optional[Callable] = None,
+        **cfg,
+    ) -> None:
+        self.vocab = vocab
+        self.model = model
+        self.name = name
+        self.scorer = scorer
+        self.cfg: Dict = {"labels": [], **cfg}
+        self._tag_index: Optional[Dict[str, int]] = None
+
+    # -- labels ---------------------------------------------------------------------------
+
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        return tuple(self.cfg["labels"])
+
+    @property
+    def label_data(self) -> List[str]:
+        return list(self.labels)
+
+    @property
+    def tag_names(self) -> List[str]:
+        """The CRF's tag inventory (the labels themselves, or their BILUO expansion)."""
+        return list(self.labels)
+
+    def tag_constraints(self) -> Optional[tuple]:
+        """(transitions, start, end) bool masks for the CRF, or None."""
+        return None
+
+    @property
+    def tag_index(self) -> Dict[str, int]:
+        if self._tag_index is None:
+            self._tag_index = {tag: i for i, tag in enumerate(self.tag_names)}
+        return self._tag_index
+
+    def add_label(self, label: str) -> int:
+        if not isinstance(label, str) or not label:
+            raise ValueError(f"{self.name}: labels must be non-empty strings, got {label!r}")
+        if label in self.cfg["labels"]:
+            return 0
+        self._allow_extra_label()
+        self.cfg["labels"].append(label)
+        self.vocab.strings.add(label)
+        self._tag_index = None
+        return 1
+
+    def labels_from_examples(self, examples: Iterable[Example]) -> List[str]:
+        raise NotImplementedError
+
+    # -- the two things a component defines ----------------------------------------------
+
+    def gold_tags(self, example: Example) -> List[Optional[str]]:
+        """Gold tag names on the predicted tokens; None where missing or misaligned."""
+        raise NotImplementedError
+
+    def set_annotations(self, docs: Iterable[Doc], tag_ids: List[numpy.ndarray]) -> None:
+        raise NotImplementedError
+
+    # -- prediction -----------------------------------------------------------------------
+
+    def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
+        """The best tag sequence of every doc, as arrays of tag ids."""
+        docs = list(docs)
+        if not any(len(doc) for doc in docs):
+            return [numpy.zeros(0, dtype="int64") for _ in docs]
+        emissions, lengths = self.model.predict(docs)
+        paths = get_net(self.model).criterion.decode(emissions, lengths).numpy()
+        return [paths[i, :n] for i, n in enumerate(lengths.tolist())]
+
+    # -- training -------------------------------------------------------------------------
+
+    def update(
+        self,
+        examples: Iterable[Example],
+        *,
+        drop: float = 0.0,
+        sgd: Optional[Optimizer] = None,
+        losses: Optional[Dict[str, float]] = None,
+    ) -> Dict[str, float]:
+        if losses is None:
+            losses = {}
+        losses.setdefault(self.name, 0.0)
+        examples = list(examples)
+        validate_examples(examples, f"{type(self).__name__}.update")
+        if not any(len(eg.predicted) for eg in examples):
+            return losses
+        self._copy_gold_features(examples)
+        set_dropout_rate(self.model, drop)
+        scores, backprop = self.model.begin_update([eg.predicted for eg in examples])
+        loss, d_scores = self.get_loss(examples, scores)
+        backprop(d_scores)
+        if sgd is not None:
+            self.finish_update(sgd)
+        losses[self.name] += loss
+        return losses
+
+    def gold_tag_ids(self, examples: Sequence[Example], max_len: int) -> torch.Tensor:
+        """(B, T) gold tag ids; -1 where missing, misaligned or an unknown label."""
+        index = self.tag_index
+        out = numpy.full((len(examples), max_len), -1, dtype="int64")
+        unknown = set()
+        for b, eg in enumerate(examples):
+            for i, tag in enumerate(self.gold_tags(eg)):
+                if tag is None or tag == "":
+                    continue
+                tag_id = index.get(tag)
+                if tag_id is None:
+                    unknown.add(tag)
+                else:
+                    out[b, i] = tag_id
+        if unknown:
+            warnings.warn(
+                f"[{self.name}] gold labels not in the component's label set are treated "
+                f"as missing: {sorted(unknown)[:10]}. Add them with add_label or "
+                "initialize on data that contains them."
+            )
+        return torch.from_numpy(out)
+
+    def get_loss(self, examples: Sequence[Example], scores) -> Tuple[float, torch.Tensor]:
+        """Summed NLL of the gold tags, and its gradient w.r.t. the emissions."""
+        emissions, lengths = scores
+        gold = self.gold_tag_ids(examples, emissions.shape[1])
+        criterion = get_net(self.model).criterion
+        leaf = emissions.detach().requires_grad_(True)
+        nll = criterion.nll(leaf, gold, lengths)
+        bad = ~torch.isfinite(nll)
+        if bool(bad.any()):
+            b = int(bad.nonzero()[0, 0])
+            raise ValueError(
+                f"[{self.name}] non-finite loss for the doc '{examples[b].predicted.text[:80]}': "
+                "its gold tags are impossible under the training constraints "
+                "(set constrain_training = false) or the model diverged (lower the learn rate)."
+            )
+        loss = nll.sum()
+        loss.backward()
+        return float(loss.detach()), leaf.grad
+
+    def _copy_gold_features(self, examples: Sequence[Example]) -> None:
+        """Cascade inputs (e.g. tag_) missing on predicted docs come from the gold docs."""
+        featurizer = self.model.attrs["featurizer"]
+        for feature in featurizer.features.values():
+            if not isinstance(feature, AttrFeature) or feature.attr.startswith("_."):
+                continue
+            attr = feature.attr.rstrip("_").upper()
+            for eg in examples:
+                if all(getattr(t, feature.attr) for t in eg.predicted):
+                    continue
+                for token, value in zip(eg.predicted, eg.get_aligned(attr, as_string=True)):
+                    if value and not getattr(token, feature.attr):
+                        setattr(token, feature.attr, value)
+
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        *,
+        nlp: Optional[Language] = None,
+        labels: Optional[List[str]] = None,
+    ) -> None:
+        """Labels (given, or read from the data), feature dictionaries, then the network."""
+        validate_get_examples(get_examples, f"{type(self).__name__}.initialize")
+        examples = list(get_examples())
+        if labels is not None:
+            for label in labels:
+                self.add_label(label)
+        else:
+            for label in self.labels_from_examples(examples):
+                self.add_label(label)
+        self._require_labels()
+        vocab = nlp.vocab if nlp is not None else self.vocab
+        self.model.attrs["featurizer"].fit([eg.reference for eg in examples], vocab)
+        self.model.set_dim("nO", len(self.tag_names))
+        self.model.attrs["tag_constraints"] = self.tag_constraints()
+        self.model.initialize(X=[eg.predicted for eg in islice(examples, 10)])
+
+    def _allow_extra_label(self) -> None:
+        if self.model.has_dim("nO") and self.model.get_dim("nO") is not None:
+            raise ValueError(
+                f"[{self.name}] cannot add labels after the model is initialized: add "
+                "them before nlp.initialize() (or pass them to initialize via labels)."
+            )
+
+    def finish_update(self, sgd: Optimizer) -> None:
+        self.model.finish_update(sgd)
+
+    def from_bytes(self, bytes_data, *, exclude=tuple()):
+        self._tag_index = None
+        return super().from_bytes(bytes_data, exclude=exclude)
+
+    def from_disk(self, path, *, exclude=tuple()):
+        self._tag_index = None
+        return super().from_disk(path, exclude=exclude)

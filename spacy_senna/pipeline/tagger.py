@@ -1,0 +1,99 @@
+"""`senna_tagger`: SENNA's POS tagger (word + caps + suffix-2 window network, CRF) -> token.tag_."""
+
+from typing import Callable, Iterable, List, Optional
+
+import numpy
+from spacy.attrs import TAG
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example
+from spacy.vocab import Vocab
+from thinc.api import Config, Model
+
+from .sequence_labeler import SequenceLabeler
+
+default_model_config = """
+[model]
+@architectures = "spacy-senna.WindowTagger.v1"
+window_size = 5
+hidden_width = 300
+criterion = "sll"
+constrain_training = false
+
+[model.features]
+
+[model.features.word]
+@misc = "spacy-senna.WordFeature.v1"
+width = 50
+max_size = 100000
+min_freq = 2
+
+[model.features.caps]
+@misc = "spacy-senna.CapsFeature.v1"
+width = 5
+
+[model.features.suffix]
+@misc = "spacy-senna.SuffixFeature.v1"
+width = 5
+length = 2
+"""
+DEFAULT_TAGGER_MODEL = Config().from_str(default_model_config)["model"]
+
+
+@Language.factory(
+    "senna_tagger",
+    assigns=["token.tag"],
+    default_config={
+        "model": DEFAULT_TAGGER_MODEL,
+        "overwrite": False,
+        "scorer": {"@scorers": "spacy.tagger_scorer.v1"},
+    },
+    default_score_weights={"tag_acc": 1.0},
+)
+def make_senna_tagger(
+    nlp: Language, name: str, model: Model, overwrite: bool, scorer: Optional[Callable]
+) -> "SennaTagger":
+    """SENNA POS tagger.
+
+    model (Model): a spacy-senna window tagger (e.g. spacy-senna.WindowTagger.v1).
+    overwrite (bool): replace tags that are already set (default: keep them).
+    scorer (Optional[Callable]): scores `tag_acc` (spaCy's tagger scorer).
+    """
+    return SennaTagger(nlp.vocab, model, name, overwrite=overwrite, scorer=scorer)
+
+
+class SennaTagger(SequenceLabeler):
+    """Assigns `token.tag_` with SENNA's window network and a CRF over the tag sequence."""
+
+    def __init__(
+        self,
+        vocab: Vocab,
+        model: Model,
+        name: str = "senna_tagger",
+        *,
+        overwrite: bool = False,
+        scorer: Optional[Callable] = None,
+    ) -> None:
+        super().__init__(vocab, model, name, scorer=scorer, overwrite=overwrite)
+
+    def labels_from_examples(self, examples: Iterable[Example]) -> List[str]:
+        tags = set()
+        for eg in examples:
+            tags.update(t.tag_ for t in eg.reference if t.tag_)
+        return sorted(tags)
+
+    def gold_tags(self, example: Example) -> List[Optional[str]]:
+        return example.get_aligned("TAG", as_string=True)
+
+    def set_annotations(self, docs: Iterable[Doc], tag_ids: List[numpy.ndarray]) -> None:
+        hashes = numpy.array(
+            [self.vocab.strings.add(tag) for tag in self.tag_names], dtype="uint64"
+        )
+        for doc, ids in zip(docs, tag_ids):
+            if not len(doc):
+                continue
+            new = hashes[ids]
+            if not self.cfg["overwrite"]:
+                old = doc.to_array([TAG]).astype("uint64").reshape(-1)
+                new = numpy.where(old != 0, old, new)
+            doc.from_array([TAG], new.reshape(-1, 1))
