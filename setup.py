@@ -22,9 +22,17 @@ setup(
     entry_points={
         "spacy_factories": [
             "senna_tagger = spacy_senna.pipeline.tagger:make_senna_tagger",
+            "senna_chunker = spacy_senna.pipeline.span_labeler:make_senna_chunker",
+            "senna_ner = spacy_senna.pipeline.span_labeler:make_senna_ner",
         ],
         "spacy_architectures": [
             "spacy-senna.WindowTagger.v1 = spacy_senna.models:build_window_tagger",
+        ],
+        "spacy_scorers": [
+            "spacy-senna.spans_scorer.v1 = spacy_senna.scoring:make_spans_scorer",
+        ],
+        "spacy_readers": [
+            "spacy-senna.Corpus.v1 = spacy_senna.readers:create_corpus_with_inputs",
         ],
         "spacy_misc": [
             "spacy-senna.WordFeature.v1 = spacy_senna.features:word_feature",

@@ -37,9 +37,13 @@ def main() -> None:
     args = p.parse_args()
     torch.manual_seed(0)
     B, T = args.batch, args.time
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, {platform.processor() or platform.machine()}")
-    print(f"B={B} T={T} (lengths uniform in [{T // 2}, {T}]), median of {args.rounds} alternating rounds")
-    print("| C | NLL fwd+bwd senna (seq/s) | pytorch-crf | ratio | decode senna (seq/s) | pytorch-crf | ratio | max NLL diff | max err vs float64: senna / pytorch-crf |")
+    cpu = platform.processor() or platform.machine()
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, {cpu}")
+    print(f"B={B} T={T} (lengths uniform in [{T // 2}, {T}]), {args.rounds} alternating rounds")
+    print(
+        "| C | NLL fwd+bwd senna (seq/s) | pytorch-crf | ratio | decode senna (seq/s) "
+        "| pytorch-crf | ratio | max NLL diff | max err vs float64: senna / pytorch-crf |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for C in args.tags:
         ours = CRF(C)
@@ -79,7 +83,10 @@ def main() -> None:
         err_ours = (a.double() - ref).abs().max().item()
         err_theirs = (b.double() - ref).abs().max().item()
         paths = ours.decode(emissions, lengths)
-        agree = all(paths[i, : lengths[i]].tolist() == q for i, q in enumerate(theirs.decode(emissions, mask)))
+        agree = all(
+            paths[i, : lengths[i]].tolist() == q
+            for i, q in enumerate(theirs.decode(emissions, mask))
+        )
         for fn in (ours_nll, theirs_nll, ours_decode, theirs_decode):
             fn()
         rows = {k: [] for k in ("on", "tn", "od", "td")}
@@ -91,9 +98,10 @@ def main() -> None:
         nll_ratio = statistics.median(t / o for o, t in zip(rows["on"], rows["tn"]))
         dec_ratio = statistics.median(t / o for o, t in zip(rows["od"], rows["td"]))
         sps = {k: B / statistics.median(v) for k, v in rows.items()}
+        same = "" if agree else " (paths differ)"
         print(
             f"| {C} | {sps['on']:,.0f} | {sps['tn']:,.0f} | {nll_ratio:.2f}x | {sps['od']:,.0f} | "
-            f"{sps['td']:,.0f} | {dec_ratio:.2f}x | {diff:.1e}{'' if agree else ' (paths differ!)'} | "
+            f"{sps['td']:,.0f} | {dec_ratio:.2f}x | {diff:.1e}{same} | "
             f"{err_ours:.1e} / {err_theirs:.1e} |"
         )
 

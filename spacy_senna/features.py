@@ -227,7 +227,7 @@ class Featurizer:
             if not isinstance(feature, Feature):
                 raise ValueError(
                     f"Feature '{name}' is {type(feature).__name__}, not a spacy-senna "
-                    "feature: use e.g. @misc = \"spacy-senna.WordFeature.v1\"."
+                    'feature: use e.g. @misc = "spacy-senna.WordFeature.v1".'
                 )
         self.features = dict(features)
 
@@ -244,21 +244,17 @@ class Featurizer:
             feature.fit(docs, vocab)
 
     def initial_tables(self) -> List[Optional[numpy.ndarray]]:
-        return [
-            f.initial_table(col) for f in self.features.values() for col in range(f.n_columns)
-        ]
+        return [f.initial_table(col) for f in self.features.values() for col in range(f.n_columns)]
 
-    def extract_batch(self, docs: Sequence[Doc]) -> numpy.ndarray:
-        """(B, T, n_columns) int64 ids, padded with PADDING (0) to the longest doc."""
-        n_cols = sum(f.n_columns for f in self.features.values())
-        max_len = max((len(d) for d in docs), default=0)
-        out = numpy.full((len(docs), max_len, n_cols), PADDING, dtype="int64")
-        for b, doc in enumerate(docs):
-            if len(doc):
-                out[b, : len(doc)] = numpy.concatenate(
-                    [f.extract(doc) for f in self.features.values()], axis=1
-                )
-        return out
+    @property
+    def n_columns(self) -> int:
+        return sum(f.n_columns for f in self.features.values())
+
+    def extract(self, doc: Doc) -> numpy.ndarray:
+        """(len(doc), n_columns) int64 ids of one doc."""
+        if not len(doc):
+            return numpy.zeros((0, self.n_columns), dtype="int64")
+        return numpy.concatenate([f.extract(doc) for f in self.features.values()], axis=1)
 
     def to_dict(self) -> dict:
         return {name: f.to_dict() for name, f in self.features.items()}

@@ -19,7 +19,7 @@ from thinc.model import deserialize_attr, serialize_attr
 
 from .about import __version__
 from .features import Featurizer
-from .layers.window import SequenceTaggerNet, WindowNetwork, build_criterion
+from .layers.window import SequenceTaggerNet, WindowNetwork, build_criterion, flatten_windows
 
 # bump when the saved layout changes so old pipelines fail loudly instead of mis-tagging
 MODEL_FORMAT = 1
@@ -33,7 +33,9 @@ def _serialize_featurizer(_, value: Featurizer, name: str, model: Model) -> byte
 
 
 @deserialize_attr.register(Featurizer)
-def _deserialize_featurizer(default: Featurizer, value: bytes, name: str, model: Model) -> Featurizer:
+def _deserialize_featurizer(
+    default: Featurizer, value: bytes, name: str, model: Model
+) -> Featurizer:
     default.from_dict(srsly.msgpack_loads(value))
     return default
 
@@ -78,9 +80,7 @@ def build_window_tagger(
             "senna_version": __version__,
         },
     )
-    model.shims.append(
-        PyTorchShim(torch.nn.Identity(), deserialize_model=_deserializer(model))
-    )
+    model.shims.append(PyTorchShim(torch.nn.Identity(), deserialize_model=_deserializer(model)))
     return model
 
 
@@ -138,22 +138,25 @@ def get_net(model: Model) -> SequenceTaggerNet:
     return net
 
 
-def featurize(model: Model, docs: Sequence[Doc]) -> Scores:
-    """(ids (B, T, K) LongTensor, lengths (B,) LongTensor) for a batch of docs."""
-    ids = model.attrs["featurizer"].extract_batch(docs)
+def featurize(model: Model, docs: Sequence[Doc]) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Flat window ids (n_rows, K), token index (B, T) and lengths (B,) for a batch."""
+    featurizer: Featurizer = model.attrs["featurizer"]
+    flat, index = flatten_windows(
+        [featurizer.extract(doc) for doc in docs], model.attrs["window_size"] // 2
+    )
     lengths = torch.tensor([len(doc) for doc in docs], dtype=torch.long)
-    return torch.from_numpy(ids), lengths
+    return torch.from_numpy(flat), torch.from_numpy(index), lengths
 
 
 def forward(model: Model, docs: List[Doc], is_train: bool):
     net = get_net(model)
-    ids, lengths = featurize(model, docs)
+    flat, index, lengths = featurize(model, docs)
     net.scorer.dropout.p = model.attrs["dropout_rate"]
     net.train(is_train)
     if not is_train:
         with torch.no_grad():
-            return (net(ids), lengths), _no_backprop
-    emissions = net(ids)
+            return (net(flat, index), lengths), _no_backprop
+    emissions = net(flat, index)
 
     def backprop(d_emissions: torch.Tensor) -> List[Doc]:
         emissions.backward(d_emissions)

@@ -184,14 +184,14 @@ class CRF(nn.Module):
             )
         lengths = torch.as_tensor(lengths, device=emissions.device).long()
         if lengths.shape != (emissions.shape[0],):
-            raise ValueError(
-                f"lengths must be ({emissions.shape[0]},), got {tuple(lengths.shape)}"
-            )
+            raise ValueError(f"lengths must be ({emissions.shape[0]},), got {tuple(lengths.shape)}")
         if bool((lengths < 0).any()) or bool((lengths > emissions.shape[1]).any()):
             raise ValueError(f"lengths must lie in [0, {emissions.shape[1]}], got {lengths}")
         return lengths
 
-    def _folded(self, emissions: Tensor, lengths: Tensor, constrained: bool) -> Tuple[Tensor, Tensor]:
+    def _folded(
+        self, emissions: Tensor, lengths: Tensor, constrained: bool
+    ) -> Tuple[Tensor, Tensor]:
         """Emissions with start (and end) scores folded in, and the transition matrix."""
         B, T, C = emissions.shape
         start = self.start + self.start_penalty if constrained else self.start
@@ -205,16 +205,38 @@ class CRF(nn.Module):
             last = torch.nn.functional.one_hot((lengths - 1).clamp_min(0), T).to(emissions.dtype)
             last = last * (lengths > 0)[:, None]
             # 0 * -inf is nan: only add the end row where `last` is set
-            end_rows = torch.where(last[:, :, None] > 0, end.expand(B, T, C), torch.zeros_like(folded))
+            end_rows = torch.where(
+                last[:, :, None] > 0, end.expand(B, T, C), torch.zeros_like(folded)
+            )
             folded = folded + end_rows
         transitions = self.transitions + self.trans_penalty if constrained else self.transitions
         return folded, transitions
 
-    def log_partition(self, emissions: Tensor, lengths: Tensor, *, constrained: bool = True) -> Tensor:
+    def log_partition(
+        self, emissions: Tensor, lengths: Tensor, *, constrained: bool = True
+    ) -> Tensor:
         """(B,) log Z over all (allowed) paths."""
         lengths = self._check(emissions, lengths)
         folded, transitions = self._folded(emissions, lengths, constrained)
         return log_partition(folded, transitions, lengths)
+
+    def clamped_log_partition(
+        self, emissions: Tensor, tags: Tensor, lengths: Tensor, *, constrained: bool = True
+    ) -> Tensor:
+        """(B,) log of the summed exp-scores of the paths that agree with `tags` (-1 = free)."""
+        lengths = self._check(emissions, lengths)
+        folded, transitions = self._folded(emissions, lengths, constrained)
+        return log_partition(self._clamp(folded, tags, lengths), transitions, lengths)
+
+    def _clamp(self, folded: Tensor, tags: Tensor, lengths: Tensor) -> Tensor:
+        tags = torch.as_tensor(tags, device=folded.device).long()
+        if tags.shape != folded.shape[:2]:
+            raise ValueError(f"tags must be {tuple(folded.shape[:2])}, got {tuple(tags.shape)}")
+        if bool(((tags < -1) | (tags >= self.n_tags)).any()):
+            raise ValueError(f"tags must be -1 (missing) or in [0, {self.n_tags})")
+        known = (tags >= 0) & lengths_mask(lengths, folded.shape[1])
+        gold_only = torch.nn.functional.one_hot(tags.clamp_min(0), self.n_tags).bool()
+        return folded.masked_fill(~(gold_only | ~known[:, :, None]), NEG_INF)
 
     def nll(self, emissions: Tensor, tags: Tensor, lengths: Tensor) -> Tensor:
         """(B,) negative log-likelihood of the gold tags; -1 marks a missing label.
@@ -225,18 +247,11 @@ class CRF(nn.Module):
         constraints (only with ``constrain_training``).
         """
         lengths = self._check(emissions, lengths)
-        tags = torch.as_tensor(tags, device=emissions.device).long()
-        if tags.shape != emissions.shape[:2]:
-            raise ValueError(f"tags must be {tuple(emissions.shape[:2])}, got {tuple(tags.shape)}")
-        if bool(((tags < -1) | (tags >= self.n_tags)).any()):
-            raise ValueError(f"tags must be -1 (missing) or in [0, {self.n_tags})")
-        constrained = self.constrain_training
-        folded, transitions = self._folded(emissions, lengths, constrained)
-        known = (tags >= 0) & lengths_mask(lengths, emissions.shape[1])
-        gold_only = torch.nn.functional.one_hot(tags.clamp_min(0), self.n_tags).bool()
-        keep = gold_only | ~known[:, :, None]
-        clamped = folded.masked_fill(~keep, NEG_INF)
-        both = log_partition(torch.cat([folded, clamped]), transitions, torch.cat([lengths, lengths]))
+        folded, transitions = self._folded(emissions, lengths, self.constrain_training)
+        clamped = self._clamp(folded, tags, lengths)
+        both = log_partition(
+            torch.cat([folded, clamped]), transitions, torch.cat([lengths, lengths])
+        )
         B = emissions.shape[0]
         return both[:B] - both[B:]
 

@@ -15,13 +15,13 @@ from .word_likelihood import WordLevelLikelihood
 class WindowNetwork(nn.Module):
     """Lookup tables -> window of `window_size` -> Linear -> HardTanh -> Linear(n_tags).
 
-    The window's first Linear layer is a 1-D convolution over the embedded sentence,
-    which is the same map applied at every position. Sentence edges are padded with
-    the PADDING row of every table (window_size // 2 positions per side), and batch
-    padding uses PADDING too, so a short sentence in a batch sees exactly what it would
-    see alone.
+    The batch arrives flattened: every sentence is preceded and followed by
+    `window_size // 2` PADDING rows (paper Remark 1), so the window's first Linear layer
+    is one 1-D convolution over the whole batch with no compute spent on batch padding.
+    `index` then gathers each token's scores into a padded (B, T, n_tags) tensor.
 
-    *Shape:* ids ``(batch, time, n_tables)`` -> scores ``(batch, time, n_tags)``
+    *Shape:* flat ids ``(n_rows, n_tables)``, index ``(batch, time)`` ->
+    scores ``(batch, time, n_tags)`` (padding positions hold the scores of row 0)
     """
 
     def __init__(
@@ -47,15 +47,36 @@ class WindowNetwork(nn.Module):
         self.output = nn.Linear(hidden_width, n_tags)
         self.n_tags = n_tags
 
-    def forward(self, ids: Tensor) -> Tensor:
-        B, T, _ = ids.shape
-        if T == 0:
-            return torch.zeros(B, 0, self.n_tags, device=ids.device)
-        h = self.half_window
-        padded = nn.functional.pad(ids, (0, 0, h, h), value=PADDING)
-        x = self.lookup(padded).transpose(1, 2)  # (B, width, T + 2h)
-        hidden = nn.functional.hardtanh(self.hidden(x)).transpose(1, 2)  # (B, T, H)
-        return self.output(self.dropout(hidden))
+    def forward(self, flat_ids: Tensor, index: Tensor) -> Tensor:
+        B, T = index.shape
+        if T == 0 or flat_ids.shape[0] <= 2 * self.half_window:
+            return torch.zeros(B, T, self.n_tags, device=flat_ids.device)
+        x = self.lookup(flat_ids).T[None]  # (1, width, n_rows)
+        hidden = nn.functional.hardtanh(self.hidden(x)[0].T)  # (n_rows - 2h, H)
+        scores = self.output(self.dropout(hidden))
+        return scores[index]
+
+
+def flatten_windows(docs_ids: Sequence[numpy.ndarray], half_window: int) -> tuple:
+    """Lay sentences end to end with `half_window` PADDING rows around each one.
+
+    Returns (flat ids (n_rows, K), index (B, T) of each token's centre row minus
+    `half_window`, i.e. its row in the convolution output; 0 on padding).
+    """
+    n_cols = docs_ids[0].shape[1] if docs_ids else 0
+    lengths = [len(ids) for ids in docs_ids]
+    max_len = max(lengths, default=0)
+    pad = numpy.full((half_window, n_cols), PADDING, dtype="int64")
+    blocks = [pad]
+    index = numpy.zeros((len(docs_ids), max_len), dtype="int64")
+    row = half_window
+    for b, ids in enumerate(docs_ids):
+        if len(ids):
+            blocks.append(ids)
+            blocks.append(pad)
+            index[b, : len(ids)] = numpy.arange(row, row + len(ids)) - half_window
+            row += len(ids) + half_window
+    return numpy.concatenate(blocks), index
 
 
 class SequenceTaggerNet(nn.Module):
@@ -66,8 +87,8 @@ class SequenceTaggerNet(nn.Module):
         self.scorer = scorer
         self.criterion = criterion
 
-    def forward(self, ids: Tensor) -> Tensor:
-        return self.scorer(ids)
+    def forward(self, flat_ids: Tensor, index: Tensor) -> Tensor:
+        return self.scorer(flat_ids, index)
 
 
 def build_criterion(
@@ -77,7 +98,7 @@ def build_criterion(
     allowed: Optional[tuple] = None,
     constrain_training: bool = False,
 ) -> CRF:
-    """"sll" -> CRF, "wll" -> word-level softmax; `allowed` = (transitions, start, end)."""
+    """ "sll" -> CRF, "wll" -> word-level softmax; `allowed` = (transitions, start, end)."""
     if kind not in ("sll", "wll"):
         raise ValueError(f"criterion must be 'sll' or 'wll', got '{kind}'")
     cls = CRF if kind == "sll" else WordLevelLikelihood

@@ -12,6 +12,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 import torch
+from spacy.attrs import ORTH
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
@@ -19,8 +20,13 @@ from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer, set_dropout_rate
 
-from ..features import AttrFeature
 from ..models import get_net
+
+
+def same_tokens(example: Example) -> bool:
+    """True when predicted and reference docs have identical tokens (no alignment needed)."""
+    x, y = example.x, example.y
+    return len(x) == len(y) and numpy.array_equal(x.to_array(ORTH), y.to_array(ORTH))
 
 
 class SequenceLabeler(TrainablePipe):
@@ -118,7 +124,6 @@ class SequenceLabeler(TrainablePipe):
         validate_examples(examples, f"{type(self).__name__}.update")
         if not any(len(eg.predicted) for eg in examples):
             return losses
-        self._copy_gold_features(examples)
         set_dropout_rate(self.model, drop)
         scores, backprop = self.model.begin_update([eg.predicted for eg in examples])
         loss, d_scores = self.get_loss(examples, scores)
@@ -168,20 +173,6 @@ class SequenceLabeler(TrainablePipe):
         loss = nll.sum()
         loss.backward()
         return float(loss.detach()), leaf.grad
-
-    def _copy_gold_features(self, examples: Sequence[Example]) -> None:
-        """Cascade inputs (e.g. tag_) missing on predicted docs come from the gold docs."""
-        featurizer = self.model.attrs["featurizer"]
-        for feature in featurizer.features.values():
-            if not isinstance(feature, AttrFeature) or feature.attr.startswith("_."):
-                continue
-            attr = feature.attr.rstrip("_").upper()
-            for eg in examples:
-                if all(getattr(t, feature.attr) for t in eg.predicted):
-                    continue
-                for token, value in zip(eg.predicted, eg.get_aligned(attr, as_string=True)):
-                    if value and not getattr(token, feature.attr):
-                        setattr(token, feature.attr, value)
 
     def initialize(
         self,

@@ -10,7 +10,7 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
-from .sequence_labeler import SequenceLabeler
+from .sequence_labeler import SequenceLabeler, same_tokens
 
 default_model_config = """
 [model]
@@ -83,6 +83,9 @@ class SennaTagger(SequenceLabeler):
         return sorted(tags)
 
     def gold_tags(self, example: Example) -> List[Optional[str]]:
+        if same_tokens(example):
+            strings = self.vocab.strings
+            return [strings[h] if h else None for h in example.y.to_array(TAG).tolist()]
         return example.get_aligned("TAG", as_string=True)
 
     def set_annotations(self, docs: Iterable[Doc], tag_ids: List[numpy.ndarray]) -> None:

@@ -1,0 +1,57 @@
+"""A corpus reader for cascades: gold token attributes (e.g. `tag_`) stay on the input docs.
+
+SENNA's chunker, PT0 and SRL networks read POS (or PT0) tags as input features. The paper
+trained and evaluated them on the tags the CoNLL data provides (§6.3); `spacy.Corpus.v1`
+hands components bare words, so this reader copies the named attributes from each
+reference doc onto its predicted doc. At run time a preceding senna_tagger supplies them.
+"""
+
+from pathlib import Path
+from typing import Callable, Iterable, List, Union
+
+from spacy.language import Language
+from spacy.training import Corpus, Example
+from spacy.util import registry
+
+_ANNOTATION = {"tag_": "TAG", "pos_": "POS", "lemma_": "LEMMA", "morph": "MORPH"}
+
+
+@registry.readers("spacy-senna.Corpus.v1")
+def create_corpus_with_inputs(
+    path: Union[str, Path],
+    copy_attrs: List[str] = ["tag_"],
+    max_length: int = 0,
+    limit: int = 0,
+    shuffle: bool = False,
+) -> Callable[[Language], Iterable[Example]]:
+    """spacy.Corpus.v1 that keeps `copy_attrs` (e.g. ["tag_"]) on the predicted docs.
+
+    path (Union[str, Path]): a .spacy file or a directory of them.
+    copy_attrs (List[str]): token attributes to copy: any of tag_, pos_, lemma_, morph.
+    max_length (int): skip documents longer than this (0: no limit).
+    limit (int): read at most this many documents (0: all).
+    shuffle (bool): shuffle the documents.
+    """
+    unknown = [a for a in copy_attrs if a not in _ANNOTATION]
+    if unknown:
+        raise ValueError(f"copy_attrs {unknown} unsupported; choose from {sorted(_ANNOTATION)}")
+    corpus = Corpus(path, max_length=max_length, limit=limit, shuffle=shuffle)
+
+    def read(nlp: Language) -> Iterable[Example]:
+        for eg in corpus(nlp):
+            copy_inputs(eg, copy_attrs)
+            yield eg
+
+    return read
+
+
+def copy_inputs(example: Example, attrs: List[str]) -> None:
+    """Copy reference token attributes onto the aligned predicted tokens."""
+    for attr in attrs:
+        if not example.reference.has_annotation(_ANNOTATION[attr]):
+            continue
+        name = _ANNOTATION[attr]
+        values = example.get_aligned(name, as_string=True)
+        for token, value in zip(example.predicted, values):
+            if value:
+                setattr(token, attr, value)
