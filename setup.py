@@ -39,6 +39,7 @@ setup(
             "spacy-senna.CapsFeature.v1 = spacy_senna.features:caps_feature",
             "spacy-senna.SuffixFeature.v1 = spacy_senna.features:suffix_feature",
             "spacy-senna.AttrFeature.v1 = spacy_senna.features:attr_feature",
+            "spacy-senna.GazetteerFeature.v1 = spacy_senna.gazetteer:gazetteer_feature",
         ],
     },
 )

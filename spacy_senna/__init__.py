@@ -4,7 +4,7 @@ Importing the package registers its factories, architectures and features; insta
 entry points make `spacy train` and `spacy.load` find them without `--code`.
 """
 
-from . import features, models, readers, scoring  # noqa: F401  (registrations)
+from . import features, gazetteer, models, readers, scoring  # noqa: F401  (registrations)
 from .about import __version__
 from .layers.crf import CRF
 from .pipeline import SennaChunker, SennaNER, SennaTagger

@@ -6,7 +6,15 @@ import sys
 from typing import List, Optional
 
 # one module per subcommand in spacy_senna/commands/, each exposing add_parser(subparsers)
-COMMANDS = ("convert", "score")
+COMMANDS = (
+    "convert",
+    "split_dev",
+    "build_gazetteer",
+    "score",
+    "pretrain_lm",
+    "nearest_neighbours",
+    "import_vectors",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

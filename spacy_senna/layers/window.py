@@ -104,5 +104,5 @@ def build_criterion(
     cls = CRF if kind == "sll" else WordLevelLikelihood
     criterion = cls(n_tags, constrain_training=constrain_training)
     if allowed is not None:
-        criterion.set_constraints(*(torch.as_tensor(a) for a in allowed))
+        criterion.set_constraints(*(torch.tensor(numpy.array(a, dtype=bool)) for a in allowed))
     return criterion

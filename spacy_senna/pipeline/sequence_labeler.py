@@ -8,7 +8,7 @@ initialization and serialization live here once.
 
 import warnings
 from itertools import islice
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
 import torch
@@ -18,9 +18,11 @@ from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.vocab import Vocab
+from spacy.util import minibatch
 from thinc.api import Model, Optimizer, set_dropout_rate
 
 from ..models import get_net
+from ..threads import torch_threads
 
 
 def same_tokens(example: Example) -> bool:
@@ -98,6 +100,17 @@ class SequenceLabeler(TrainablePipe):
 
     # -- prediction -----------------------------------------------------------------------
 
+    def __call__(self, doc: Doc) -> Doc:
+        with torch_threads():
+            return super().__call__(doc)
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        for docs in minibatch(stream, size=batch_size):
+            with torch_threads():
+                predictions = self.predict(docs)
+                self.set_annotations(docs, predictions)
+            yield from docs
+
     def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
         """The best tag sequence of every doc, as arrays of tag ids."""
         docs = list(docs)
@@ -125,11 +138,12 @@ class SequenceLabeler(TrainablePipe):
         if not any(len(eg.predicted) for eg in examples):
             return losses
         set_dropout_rate(self.model, drop)
-        scores, backprop = self.model.begin_update([eg.predicted for eg in examples])
-        loss, d_scores = self.get_loss(examples, scores)
-        backprop(d_scores)
-        if sgd is not None:
-            self.finish_update(sgd)
+        with torch_threads():
+            scores, backprop = self.model.begin_update([eg.predicted for eg in examples])
+            loss, d_scores = self.get_loss(examples, scores)
+            backprop(d_scores)
+            if sgd is not None:
+                self.finish_update(sgd)
         losses[self.name] += loss
         return losses
 

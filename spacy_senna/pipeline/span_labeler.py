@@ -221,7 +221,16 @@ class SennaChunker(SpanLabeler):
 
     def labels_from_examples(self, examples: Iterable[Example]) -> List[str]:
         key = self.cfg["spans_key"]
-        return sorted({s.label_ for eg in examples for s in eg.reference.spans.get(key, [])})
+        labels = set()
+        for eg in examples:
+            for span in eg.reference.spans.get(key, []):
+                if not span.label_:
+                    raise ValueError(
+                        f"[{self.name}] gold span '{span.text}' in doc.spans['{key}'] of "
+                        f"'{eg.reference.text[:60]}' has no label: every span needs one."
+                    )
+                labels.add(span.label_)
+        return sorted(labels)
 
     def gold_chunks(self, example: Example) -> Optional[List[Chunk]]:
         key = self.cfg["spans_key"]

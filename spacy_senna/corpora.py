@@ -1,0 +1,211 @@
+"""Readers turning the benchmark formats (paper §1, Table 1) into spaCy Docs, one per sentence.
+
+Every reader streams its file (plain or gzip), and raises ValueError naming the file and
+the 1-based line number on malformed input. See /work/shared/data/*/README.md.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from spacy.parts_of_speech import IDS as UPOS_IDS
+from spacy.tokens import Doc, Span
+from spacy.vocab import Vocab
+
+from .tags import conlleval_chunks
+
+Row = tuple[int, list[str]]  # (line number, columns)
+
+_CONLLU_RANGE = re.compile(r"^[0-9]+-[0-9]+$")
+_CONLLU_EMPTY = re.compile(r"^[0-9]+\.[0-9]+$")
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text without line break) for each line of a UTF-8 file, gzipped or not."""
+    path = Path(path)
+    with path.open("rb") as raw:
+        gzipped = raw.read(2) == b"\x1f\x8b"
+    opener = gzip.open if gzipped else open
+    try:
+        with opener(path, "rb") as stream:
+            for lineno, data in enumerate(stream, 1):
+                if b"\x00" in data:
+                    raise ValueError(
+                        f"{path}:{lineno}: expected a text file, found binary data (NUL byte)"
+                    )
+                try:
+                    line = data.decode("utf8")
+                except UnicodeDecodeError as err:
+                    raise ValueError(
+                        f"{path}:{lineno}: expected UTF-8 text ({err.reason} at byte {err.start})"
+                    ) from None
+                if lineno == 1:
+                    line = line.lstrip("\ufeff")
+                yield lineno, line.rstrip("\r\n")
+    except (OSError, EOFError, zlib.error) as err:
+        raise ValueError(f"{path}: cannot read {'gzip ' if gzipped else ''}data: {err}") from None
+
+
+def _sentences(
+    path: Path,
+    split: Callable[[str], list[str]],
+    is_break: Callable[[str], bool] = lambda line: False,
+) -> Iterator[list[Row]]:
+    """Rows of each sentence; blank lines, and lines for which `is_break` holds, end sentences."""
+    rows: list[Row] = []
+    n_sentences = 0
+    for lineno, line in _lines(path):
+        if not line.strip() or is_break(line):
+            if rows:
+                n_sentences += 1
+                yield rows
+                rows = []
+            continue
+        rows.append((lineno, split(line)))
+    if rows:
+        n_sentences += 1
+        yield rows
+    if n_sentences == 0:
+        raise ValueError(f"{path} contains no sentences")
+
+
+def _tab_split(line: str) -> list[str]:
+    return [column.strip(" ") for column in line.split("\t")]
+
+
+def _check_columns(
+    path: Path, lineno: int, columns: list[str], expected: Sequence[str], sep: str
+) -> None:
+    if len(columns) != len(expected):
+        raise ValueError(
+            f"{path}:{lineno}: expected {len(expected)} {sep}-separated columns "
+            f"({' '.join(expected)}), found {len(columns)}"
+        )
+    for name, value in zip(expected, columns):
+        if not value:
+            raise ValueError(f"{path}:{lineno}: expected a non-empty {name} column")
+
+
+def _check_iob(path: Path, lineno: int, tag: str, column: str) -> str:
+    if tag != "O" and not (len(tag) > 2 and tag[0] in "BI" and tag[1] == "-"):
+        raise ValueError(
+            f"{path}:{lineno}: expected an IOB {column} tag (O, B-TYPE or I-TYPE), found {tag!r}"
+        )
+    return tag
+
+
+def _make_doc(vocab: Vocab, words: list[str], **annotations: list[str] | None) -> Doc:
+    n = len(words)
+    return Doc(
+        vocab,
+        words=words,
+        spaces=[True] * (n - 1) + [False],
+        sent_starts=[True] + [False] * (n - 1),
+        **annotations,
+    )
+
+
+def _spans(doc: Doc, tags: Sequence[str]) -> list[Span]:
+    return [Span(doc, start, end, label=label) for label, start, end in conlleval_chunks(tags)]
+
+
+def read_wsj_pos(path: Path, vocab: Vocab) -> Iterator[Doc]:
+    """`WORD<TAB>TAG` lines, blank line between sentences -> `token.tag_`."""
+    for rows in _sentences(path, _tab_split):
+        for lineno, columns in rows:
+            _check_columns(path, lineno, columns, ("WORD", "TAG"), "tab")
+        yield _make_doc(vocab, [c[0] for _, c in rows], tags=[c[1] for _, c in rows])
+
+
+def read_wsj_pt0(path: Path, vocab: Vocab) -> Iterator[Doc]:
+    """`WORD<TAB>POS<TAB>PT0` lines (PT0 in IOB2) -> `token.tag_` and `doc.spans["pt0"]`."""
+    for rows in _sentences(path, _tab_split):
+        for lineno, columns in rows:
+            _check_columns(path, lineno, columns, ("WORD", "POS", "PT0"), "tab")
+            _check_iob(path, lineno, columns[2], "PT0")
+        doc = _make_doc(vocab, [c[0] for _, c in rows], tags=[c[1] for _, c in rows])
+        doc.spans["pt0"] = _spans(doc, [c[2] for _, c in rows])
+        yield doc
+
+
+def read_conll2000(path: Path, vocab: Vocab) -> Iterator[Doc]:
+    """CoNLL-2000 `WORD POS CHUNK` lines (IOB2) -> `token.tag_` and `doc.spans["chunks"]`."""
+    for rows in _sentences(path, str.split):
+        for lineno, columns in rows:
+            _check_columns(path, lineno, columns, ("WORD", "POS", "CHUNK"), "space")
+            _check_iob(path, lineno, columns[2], "CHUNK")
+        doc = _make_doc(vocab, [c[0] for _, c in rows], tags=[c[1] for _, c in rows])
+        doc.spans["chunks"] = _spans(doc, [c[2] for _, c in rows])
+        yield doc
+
+
+def _is_docstart(line: str) -> bool:
+    return line.split(maxsplit=1)[0] == "-DOCSTART-"
+
+
+def read_conll2003(path: Path, vocab: Vocab) -> Iterator[Doc]:
+    """CoNLL-2003 `WORD POS CHUNK NER` lines (IOB1) -> `tag_`, `spans["chunks"]`, `ents`.
+
+    `-DOCSTART-` lines separate documents and are dropped.
+    """
+    for rows in _sentences(path, str.split, _is_docstart):
+        for lineno, columns in rows:
+            _check_columns(path, lineno, columns, ("WORD", "POS", "CHUNK", "NER"), "space")
+            _check_iob(path, lineno, columns[2], "CHUNK")
+            _check_iob(path, lineno, columns[3], "NER")
+        doc = _make_doc(vocab, [c[0] for _, c in rows], tags=[c[1] for _, c in rows])
+        doc.spans["chunks"] = _spans(doc, [c[2] for _, c in rows])
+        doc.ents = _spans(doc, [c[3] for _, c in rows])
+        yield doc
+
+
+_CONLLU_COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
+
+
+def read_conllu(path: Path, vocab: Vocab) -> Iterator[Doc]:
+    """CoNLL-U (UD) -> XPOS as `tag_`, UPOS as `pos_`, `lemma_`.
+
+    Comments, multiword-token ranges (`1-2`) and empty nodes (`1.1`) are skipped.
+    """
+    for rows in _sentences(path, lambda line: line.split("\t"), lambda line: line.startswith("#")):
+        words: list[str] = []
+        lemmas: list[str] = []
+        upos: list[str] = []
+        xpos: list[str] = []
+        for lineno, columns in rows:
+            if len(columns) != len(_CONLLU_COLUMNS):
+                raise ValueError(
+                    f"{path}:{lineno}: expected 10 tab-separated CoNLL-U columns, "
+                    f"found {len(columns)}"
+                )
+            token_id, form, lemma, pos, tag = columns[:5]
+            if _CONLLU_RANGE.match(token_id) or _CONLLU_EMPTY.match(token_id):
+                continue
+            if token_id != str(len(words) + 1):
+                raise ValueError(
+                    f"{path}:{lineno}: expected token ID {len(words) + 1}, found {token_id!r}"
+                )
+            if not form:
+                raise ValueError(f"{path}:{lineno}: expected a non-empty FORM column")
+            if pos != "_" and pos not in UPOS_IDS:
+                raise ValueError(f"{path}:{lineno}: expected a UPOS tag, found {pos!r}")
+            words.append(form)
+            lemmas.append("" if lemma == "_" and form != "_" else lemma)
+            upos.append("" if pos == "_" else pos)
+            xpos.append("" if tag == "_" else tag)
+        if not words:
+            raise ValueError(f"{path}:{rows[0][0]}: expected a sentence with at least one word")
+        yield _make_doc(vocab, words, tags=xpos, pos=upos, lemmas=lemmas)
+
+
+CONVERTERS: dict[str, Callable[[Path, Vocab], Iterator[Doc]]] = {
+    "wsj-pos": read_wsj_pos,
+    "conllu": read_conllu,
+    "conll2000": read_conll2000,
+    "conll2003": read_conll2003,
+    "wsj-pt0": read_wsj_pt0,
+}

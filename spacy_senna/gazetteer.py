@@ -1,0 +1,149 @@
+"""SENNA's gazetteer feature for NER (paper §6.2): one YES/NO flag per entity type.
+
+Entries come from a file of `TYPE word word ...` lines (the CoNLL-2003 `eng.list`
+format; `.gz` accepted). A token's flag for TYPE is YES when it lies inside a match of
+a TYPE entry: as in SENNA, every start token is extended word by word over the
+lowercased, space-joined text while the text is still a prefix of some entry, and the
+longest full entry found marks all of its tokens.
+"""
+
+import gzip
+from collections import defaultdict
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Set
+
+import numpy
+from spacy.tokens import Doc, Token
+from spacy.util import registry
+
+from .features import Feature
+from .lexicon import Lexicon
+
+FLAG_VALUES = ("NO", "YES")
+
+
+def read_gazetteer(path: Path, types: Sequence[str]) -> Dict[str, Set[str]]:
+    """{type: {lowercased space-joined entry}} from a `TYPE word word ...` file."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"Gazetteer file not found: {path}")
+    opener = gzip.open if path.read_bytes()[:2] == b"\x1f\x8b" else open
+    entries: Dict[str, Set[str]] = {t: set() for t in types}
+    with opener(path, "rt", encoding="utf8") as file_:
+        try:
+            for lineno, line in enumerate(file_, start=1):
+                parts = line.split()
+                if not parts:
+                    continue
+                if len(parts) < 2:
+                    raise ValueError(
+                        f"{path}:{lineno}: expected 'TYPE word [word ...]', got {line.strip()!r}"
+                    )
+                if parts[0] not in entries:
+                    raise ValueError(
+                        f"{path}:{lineno}: unknown entity type {parts[0]!r}; this gazetteer "
+                        f"feature uses {list(types)} (set `types` in the config)."
+                    )
+                entries[parts[0]].add(" ".join(parts[1:]).lower())
+        except UnicodeDecodeError as err:
+            raise ValueError(f"{path}: not a UTF-8 text gazetteer ({err})") from None
+    if not any(entries.values()):
+        raise ValueError(f"Gazetteer file {path} contains no entries")
+    return entries
+
+
+class GazetteerMatcher:
+    """Longest-match lookup of multi-word entries over lowercased tokens."""
+
+    def __init__(self, entries: Dict[str, Set[str]], types: Sequence[str]):
+        self.types = list(types)
+        self.full: Dict[str, List[int]] = defaultdict(list)
+        self.prefixes: Set[str] = set()
+        for col, type_ in enumerate(self.types):
+            for entry in entries.get(type_, ()):
+                self.full[entry].append(col)
+                words = entry.split(" ")
+                for i in range(1, len(words)):
+                    self.prefixes.add(" ".join(words[:i]))
+
+    def flags(self, words: Sequence[str]) -> numpy.ndarray:
+        """(len(words), n_types) bool: token covered by a match of each type."""
+        n = len(words)
+        out = numpy.zeros((n, len(self.types)), dtype=bool)
+        for start in range(n):
+            text = words[start]
+            best: Dict[int, int] = {}
+            end = start
+            while True:
+                for col in self.full.get(text, ()):
+                    best[col] = end
+                end += 1
+                if end >= n or text not in self.prefixes:
+                    break
+                text = f"{text} {words[end]}"
+            for col, last in best.items():
+                out[start : last + 1, col] = True
+        return out
+
+
+class GazetteerFeature(Feature):
+    """One lookup table per entity type, values NO/YES (+ PADDING, UNKNOWN)."""
+
+    def __init__(self, path: Optional[str], types: Sequence[str], width: int):
+        if not types:
+            raise ValueError("GazetteerFeature needs at least one entity type")
+        super().__init__([width] * len(types))
+        self.path = path
+        self.types = list(types)
+        self.lexicons = [Lexicon.from_words(FLAG_VALUES) for _ in self.types]
+        self.entries: Dict[str, Set[str]] = {t: set() for t in self.types}
+        self._matcher = GazetteerMatcher(self.entries, self.types)
+
+    def fit(self, docs: Iterable[Doc], vocab=None) -> None:
+        if self.path is None:
+            raise ValueError(
+                "The gazetteer feature has no file: set `path` in its config section "
+                "(a `TYPE word word ...` file such as CoNLL-2003's eng.list)."
+            )
+        self.set_entries(read_gazetteer(Path(self.path), self.types))
+
+    def set_entries(self, entries: Dict[str, Set[str]]) -> None:
+        self.entries = {t: set(entries.get(t, ())) for t in self.types}
+        self._matcher = GazetteerMatcher(self.entries, self.types)
+
+    def token_strings(self, token: Token) -> Sequence[str]:
+        raise NotImplementedError("gazetteer flags depend on context: use extract(doc)")
+
+    def extract(self, doc: Doc) -> numpy.ndarray:
+        flags = self._matcher.flags([t.lower_ for t in doc])
+        no, yes = self.lexicons[0].get("NO"), self.lexicons[0].get("YES")
+        return numpy.where(flags, yes, no).astype("int64")
+
+    def to_dict(self) -> dict:
+        return {"entries": {t: sorted(e) for t, e in self.entries.items()}}
+
+    def from_dict(self, data: dict) -> None:
+        self.set_entries({t: set(e) for t, e in data["entries"].items()})
+
+
+@registry.misc("spacy-senna.GazetteerFeature.v1")
+def gazetteer_feature(
+    path: Optional[str] = None,
+    types: List[str] = ["LOC", "MISC", "ORG", "PER"],
+    width: int = 5,
+) -> Feature:
+    """Gazetteer flags (SENNA's NER feature).
+
+    path (Optional[str]): `TYPE word word ...` file read at initialize (entries are then
+        saved with the pipeline; the file is not needed to load it).
+    types (List[str]): entity types, one YES/NO lookup table each (paper: 4).
+    width (int): embedding width of each flag table (unspecified in the paper; 5).
+    """
+    return GazetteerFeature(path, types, width)
+
+
+def write_gazetteer(entries: Dict[str, Set[str]], path: Path) -> int:
+    """Write `TYPE words` lines (sorted); returns the number of entries written."""
+    lines = [f"{t} {e}" for t in sorted(entries) for e in sorted(entries[t])]
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf8")
+    return len(lines)
