@@ -39,7 +39,7 @@ def make_examples(nlp):
         for token, tag in zip(ref, tags):
             token.tag_ = tag
         ref.ents = [
-            ref.char_span(ref[s].idx, ref[e - 1].idx + len(ref[e - 1]), l) for s, e, l in ents
+            ref.char_span(ref[s].idx, ref[e - 1].idx + len(ref[e - 1]), lab) for s, e, lab in ents
         ]
         ref.spans["chunks"] = [Span(ref, s, e, label=label) for s, e, label in chunks]
         examples.append(Example(doc, ref))

@@ -17,8 +17,8 @@ from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
-from spacy.vocab import Vocab
 from spacy.util import minibatch
+from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer, set_dropout_rate
 
 from ..models import get_net
