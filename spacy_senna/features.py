@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Dict, Iterable, List, Optional, Sequence
 
 import numpy
+from spacy.attrs import ORTH
 from spacy.tokens import Doc, Token
 from spacy.util import registry
 
@@ -44,17 +45,19 @@ def caps_value(text: str) -> str:
 class Feature:
     """One discrete input feature with its own lookup table(s).
 
-    Subclasses implement `values(token)`-style extraction through `extract` and keep
-    their dictionaries in `lexicons` (one per column), which are serialized with the model.
+    A context-free feature depends on the token text only (`text_strings`), so the
+    featurizer caches its ids per orth; a contextual one (`context_free = False`)
+    overrides `extract(doc)`. Dictionaries live in `lexicons` (one per column) and are
+    serialized with the model.
     """
 
+    context_free = True
     #: width of each column's embedding
     widths: List[int]
 
     def __init__(self, widths: List[int]):
         self.widths = list(widths)
         self.lexicons: List[Lexicon] = [Lexicon() for _ in widths]
-        self._cache: Dict[int, Sequence[int]] = {}
 
     @property
     def n_columns(self) -> int:
@@ -64,9 +67,15 @@ class Feature:
     def table_sizes(self) -> List[int]:
         return [len(lex) for lex in self.lexicons]
 
-    def token_strings(self, token: Token) -> Sequence[str]:
-        """The feature's string value(s) for a token, one per column."""
+    def text_strings(self, text: str) -> Sequence[str]:
+        """The feature's string value(s) for a token text, one per column."""
         raise NotImplementedError
+
+    def token_strings(self, token: Token) -> Sequence[str]:
+        return self.text_strings(token.text)
+
+    def text_ids(self, text: str) -> List[int]:
+        return [lex.get(v) for lex, v in zip(self.lexicons, self.text_strings(text))]
 
     def fit(self, docs: Iterable[Doc], vocab=None) -> None:
         """Build the dictionaries from training docs (and optionally `vocab.vectors`)."""
@@ -77,19 +86,12 @@ class Feature:
                     counts[col][value] += 1
         for col, counter in enumerate(counts):
             self.lexicons[col] = Lexicon.from_counts(counter)
-        self._cache.clear()
 
     def extract(self, doc: Doc) -> numpy.ndarray:
-        """(len(doc), n_columns) int64 ids; per-orth cached for context-free features."""
-        out = numpy.empty((len(doc), self.n_columns), dtype="int64")
-        cache = self._cache
-        for i, token in enumerate(doc):
-            ids = cache.get(token.orth)
-            if ids is None:
-                ids = [lex.get(v) for lex, v in zip(self.lexicons, self.token_strings(token))]
-                cache[token.orth] = ids
-            out[i] = ids
-        return out
+        """(len(doc), n_columns) int64 ids (contextual features override this)."""
+        return numpy.array([self.text_ids(t.text) for t in doc], dtype="int64").reshape(
+            len(doc), self.n_columns
+        )
 
     def initial_table(self, column: int) -> Optional[numpy.ndarray]:
         """Rows to initialise a column's lookup table with, or None for random init."""
@@ -100,7 +102,6 @@ class Feature:
 
     def from_dict(self, data: dict) -> None:
         self.lexicons = [Lexicon.from_list(items) for items in data["lexicons"]]
-        self._cache.clear()
 
 
 class WordFeature(Feature):
@@ -117,8 +118,8 @@ class WordFeature(Feature):
         self.min_freq = min_freq
         self._init_rows: Optional[numpy.ndarray] = None
 
-    def token_strings(self, token: Token) -> Sequence[str]:
-        return (normalize_word(token.text),)
+    def text_strings(self, text: str) -> Sequence[str]:
+        return (normalize_word(text),)
 
     def fit(self, docs: Iterable[Doc], vocab=None) -> None:
         counter: Counter = Counter()
@@ -138,7 +139,6 @@ class WordFeature(Feature):
             words += [w for w in vector_words if w not in seen]
         lexicon = Lexicon.from_words(words[: max(0, self.max_size - 2)])
         self.lexicons = [lexicon]
-        self._cache.clear()
         self._init_rows = None
         if vector_words:
             self._init_rows = _rows_from_vectors(lexicon, vocab, self.widths[0])
@@ -172,11 +172,11 @@ class CapsFeature(Feature):
         super().__init__([width])
         self.lexicons = [Lexicon.from_words(CAPS_VALUES)]
 
-    def token_strings(self, token: Token) -> Sequence[str]:
-        return (caps_value(token.text),)
+    def text_strings(self, text: str) -> Sequence[str]:
+        return (caps_value(text),)
 
     def fit(self, docs: Iterable[Doc], vocab=None) -> None:
-        self._cache.clear()
+        """The caps values are fixed: nothing to learn."""
 
 
 class SuffixFeature(Feature):
@@ -186,12 +186,14 @@ class SuffixFeature(Feature):
         super().__init__([width])
         self.length = length
 
-    def token_strings(self, token: Token) -> Sequence[str]:
-        return (token.text[-self.length :].lower(),)
+    def text_strings(self, text: str) -> Sequence[str]:
+        return (text[-self.length :].lower(),)
 
 
 class AttrFeature(Feature):
     """Any string token attribute (e.g. `tag_` for the POS cascade of chunker and SRL)."""
+
+    context_free = False
 
     def __init__(self, attr: str, width: int):
         if not hasattr(Token, attr) and not (
@@ -210,7 +212,6 @@ class AttrFeature(Feature):
         return (str(getattr(token, self.attr)),)
 
     def extract(self, doc: Doc) -> numpy.ndarray:
-        # context-dependent (e.g. predicted tags): never cached by orth
         lex = self.lexicons[0]
         return numpy.array(
             [[lex.get(v) for v in self.token_strings(t)] for t in doc], dtype="int64"
@@ -230,6 +231,9 @@ class Featurizer:
                     'feature: use e.g. @misc = "spacy-senna.WordFeature.v1".'
                 )
         self.features = dict(features)
+        self._all_context_free = all(f.context_free for f in self.features.values())
+        # orth -> ids of every context-free feature, in declaration order
+        self._cache: Dict[int, tuple] = {}
 
     @property
     def widths(self) -> List[int]:
@@ -242,6 +246,7 @@ class Featurizer:
     def fit(self, docs: List[Doc], vocab=None) -> None:
         for feature in self.features.values():
             feature.fit(docs, vocab)
+        self._cache.clear()
 
     def initial_tables(self) -> List[Optional[numpy.ndarray]]:
         return [f.initial_table(col) for f in self.features.values() for col in range(f.n_columns)]
@@ -251,15 +256,39 @@ class Featurizer:
         return sum(f.n_columns for f in self.features.values())
 
     def extract(self, doc: Doc) -> numpy.ndarray:
-        """(len(doc), n_columns) int64 ids of one doc."""
+        """(len(doc), n_columns) int64 ids of one doc.
+
+        The ids of all context-free features are cached together per orth, so a token
+        costs one dict lookup (the hot path of every component).
+        """
         if not len(doc):
             return numpy.zeros((0, self.n_columns), dtype="int64")
-        return numpy.concatenate([f.extract(doc) for f in self.features.values()], axis=1)
+        cache = self._cache
+        orths = doc.to_array(ORTH).tolist()
+        rows = [cache.get(orth) or self._cache_miss(orth, doc) for orth in orths]
+        free = numpy.array(rows, dtype="int64").reshape(len(doc), -1)
+        if self._all_context_free:
+            return free
+        blocks, col = [], 0
+        for feature in self.features.values():
+            if feature.context_free:
+                blocks.append(free[:, col : col + feature.n_columns])
+                col += feature.n_columns
+            else:
+                blocks.append(feature.extract(doc))
+        return numpy.concatenate(blocks, axis=1)
+
+    def _cache_miss(self, orth: int, doc: Doc) -> tuple:
+        text = doc.vocab.strings[orth]
+        ids = tuple(i for f in self.features.values() if f.context_free for i in f.text_ids(text))
+        self._cache[orth] = ids
+        return ids
 
     def to_dict(self) -> dict:
         return {name: f.to_dict() for name, f in self.features.items()}
 
     def from_dict(self, data: dict) -> None:
+        self._cache.clear()
         missing = set(self.features) - set(data)
         if missing:
             raise ValueError(

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set
 
 import numpy
-from spacy.tokens import Doc, Token
+from spacy.tokens import Doc
 from spacy.util import registry
 
 from .features import Feature
@@ -89,6 +89,8 @@ class GazetteerMatcher:
 class GazetteerFeature(Feature):
     """One lookup table per entity type, values NO/YES (+ PADDING, UNKNOWN)."""
 
+    context_free = False
+
     def __init__(self, path: Optional[str], types: Sequence[str], width: int):
         if not types:
             raise ValueError("GazetteerFeature needs at least one entity type")
@@ -110,9 +112,6 @@ class GazetteerFeature(Feature):
     def set_entries(self, entries: Dict[str, Set[str]]) -> None:
         self.entries = {t: set(entries.get(t, ())) for t in self.types}
         self._matcher = GazetteerMatcher(self.entries, self.types)
-
-    def token_strings(self, token: Token) -> Sequence[str]:
-        raise NotImplementedError("gazetteer flags depend on context: use extract(doc)")
 
     def extract(self, doc: Doc) -> numpy.ndarray:
         flags = self._matcher.flags([t.lower_ for t in doc])

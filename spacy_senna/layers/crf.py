@@ -303,33 +303,45 @@ class CRF(nn.Module):
 def _viterbi(emissions: Tensor, transitions: Tensor, lengths: Tensor) -> Tuple[Tensor, Tensor]:
     """1-best Viterbi with a vectorized backtrace (loop over time only).
 
-    The forward pass keeps only max values (a max-with-indices over (B, C, C) is several
-    times slower); the backtrace recovers each argmax from the stored (B, C) deltas.
+    Sequences are sorted longest first, so step t only touches the prefix of the batch
+    still running (a packed sequence): work is proportional to the real tokens, not
+    batch x longest. The forward pass keeps only max values (a max-with-indices over
+    (B, C, C) is several times slower); the backtrace recovers each argmax from the
+    stored (B, C) deltas.
     """
     B, T, C = emissions.shape
     paths = torch.full((B, 1, T), -1, dtype=torch.long, device=emissions.device)
     if T == 0:
         return paths, emissions.new_zeros(B, 1)
-    mask = lengths_mask(lengths, T)
-    # padding positions keep running (their emissions are zero); each sequence's
-    # backtrace starts from its own last position, so they never matter
-    deltas = emissions.clone()
+    order = torch.argsort(lengths, descending=True)
+    sorted_lengths = lengths[order]
+    active = (sorted_lengths[None, :] > torch.arange(T, device=lengths.device)[:, None]).sum(1)
+    active = active.tolist()  # active[t]: sequences with a token at position t
+    deltas = emissions[order]
     # (B, next, prev) layout: the max runs over the contiguous last dimension
     trans_t = transitions.T.contiguous()
     for t in range(1, T):
-        deltas[:, t] += (deltas[:, t - 1, None, :] + trans_t).amax(dim=2)
-    last = (lengths - 1).clamp_min(0)
+        n = active[t]
+        if n == 0:
+            break
+        deltas[:n, t] += (deltas[:n, t - 1, None, :] + trans_t).amax(dim=2)
+    last = (sorted_lengths - 1).clamp_min(0)
     score, best_last = deltas[torch.arange(B, device=deltas.device), last].max(dim=1)
     tags = torch.empty(B, T, dtype=torch.long, device=emissions.device)
-    tag = best_last
+    tag = best_last.clone()
     tags[:, T - 1] = tag
     for t in range(T - 2, -1, -1):
-        prev = (deltas[:, t] + trans_t[tag]).argmax(dim=1)
-        tag = torch.where(last > t, prev, best_last)
+        n = active[t + 1]  # sequences that continue past t: follow their backpointer
+        if n:
+            tag[:n] = (deltas[:n, t] + trans_t[tag[:n]]).argmax(dim=1)
         tags[:, t] = tag
-    paths[:, 0] = tags.masked_fill(~mask, -1)
-    score = torch.where(lengths == 0, torch.zeros_like(score), score)
-    return paths, score[:, None]
+    unsorted = torch.empty_like(tags)
+    unsorted[order] = tags
+    paths[:, 0] = unsorted.masked_fill(~lengths_mask(lengths, T), -1)
+    out_score = torch.empty_like(score)
+    out_score[order] = score
+    out_score = torch.where(lengths == 0, torch.zeros_like(out_score), out_score)
+    return paths, out_score[:, None]
 
 
 def _kbest_viterbi(
