@@ -1,6 +1,7 @@
 """Same-run CPU throughput of spacy_senna's CRF against pytorch-crf 0.7.2.
 
 usage: python benchmarks/crf_speed.py [--batch 64] [--time 40] [--tags 17 45 120] [--rounds 7]
+       [--threads 1]
 
 Both compute the same quantity: pytorch-crf's end transitions are zeroed (SENNA has no
 end score) and its transitions/start are copied from ours. For each tag count it prints
@@ -34,7 +35,9 @@ def main() -> None:
     p.add_argument("--tags", type=int, nargs="+", default=[17, 45, 120])
     p.add_argument("--rounds", type=int, default=7)
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--threads", type=int, default=1, help="torch threads for both CRFs")
     args = p.parse_args()
+    torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     B, T = args.batch, args.time
     cpu = platform.processor() or platform.machine()

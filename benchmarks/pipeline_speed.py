@@ -1,0 +1,95 @@
+"""Same-run speed and peak memory of a senna pipeline against a spaCy baseline pipeline.
+
+usage: python benchmarks/pipeline_speed.py SENNA_PIPELINE BASELINE_PIPELINE DATA.spacy
+       [--rounds 5] [--batches 50] [--output FILE]
+
+Runs, one after the other in this one invocation:
+1. ../shared/tools/compare_speed.py (alternating rounds in one process, median ratio),
+   the way speed comparisons are judged in this project;
+2. `python -m spacy benchmark speed` on each pipeline, each in its own process, with that
+   process' peak RSS (ru_maxrss).
+Prints a markdown table to paste into BENCHMARKS.md.
+"""
+
+import argparse
+import platform
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPARE = ROOT.parent / "shared" / "tools" / "compare_speed.py"
+
+
+def run_measured(cmd):
+    """Run `cmd` in a child process; return (stdout, peak RSS of that child in MiB)."""
+    wrapper = (
+        "import resource, subprocess, sys;"
+        "p = subprocess.run(sys.argv[1:], capture_output=True, text=True);"
+        "sys.stdout.write(p.stdout + p.stderr);"
+        "print('PEAK_RSS_KB', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss);"
+        "sys.exit(p.returncode)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", wrapper, *cmd], capture_output=True, text=True, check=True
+    )
+    rss = int(re.search(r"PEAK_RSS_KB (\d+)", proc.stdout).group(1)) / 1024
+    return proc.stdout, rss
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("senna")
+    p.add_argument("baseline")
+    p.add_argument("data")
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--batches", type=int, default=50)
+    p.add_argument("--output", help="also write the report to this file")
+    args = p.parse_args()
+    lines = []
+    compare = subprocess.run(
+        [
+            sys.executable,
+            str(COMPARE),
+            args.senna,
+            args.baseline,
+            args.data,
+            "--rounds",
+            str(args.rounds),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    lines.append(compare.strip())
+    rows = []
+    for name in (args.senna, args.baseline):
+        out, rss = run_measured(
+            [
+                sys.executable,
+                "-m",
+                "spacy",
+                "benchmark",
+                "speed",
+                name,
+                args.data,
+                "--batches",
+                str(args.batches),
+            ]
+        )
+        mean = re.search(r"Mean: ([\d.]+) words/s \(95% CI: ([^)]*)\)", out)
+        rows.append((name, mean.group(1), mean.group(2), rss))
+    lines.append(f"\nmachine: {platform.machine()}, python {platform.python_version()}")
+    lines.append("| pipeline | spacy benchmark speed (words/s) | 95% CI | peak RSS (MiB) |")
+    lines.append("|---|---|---|---|")
+    for name, mean, ci, rss in rows:
+        lines.append(f"| {name} | {float(mean):,.0f} | {ci} | {rss:,.0f} |")
+    report = "\n".join(lines)
+    print(report)
+    if args.output:
+        Path(args.output).write_text(report + "\n", encoding="utf8")
+
+
+if __name__ == "__main__":
+    main()
