@@ -8,7 +8,7 @@ weights are loaded.
 """
 
 from io import BytesIO
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import srsly
 import torch
@@ -23,8 +23,6 @@ from .layers.window import SequenceTaggerNet, WindowNetwork, build_criterion, fl
 
 # bump when the saved layout changes so old pipelines fail loudly instead of mis-tagging
 MODEL_FORMAT = 1
-
-Scores = Tuple[torch.Tensor, torch.Tensor]
 
 
 @serialize_attr.register(Featurizer)
@@ -48,7 +46,7 @@ def build_window_tagger(
     criterion: str = "sll",
     constrain_training: bool = False,
     nO: Optional[int] = None,
-) -> Model[List[Doc], Scores]:
+) -> Model[List[Doc], "Sequences"]:
     """SENNA's window network (paper §3.3.1, Table 5) scoring every tag of every token.
 
     features (Dict[str, Feature]): named discrete features, each with its own lookup
@@ -138,31 +136,56 @@ def get_net(model: Model) -> SequenceTaggerNet:
     return net
 
 
-def featurize(model: Model, docs: Sequence[Doc]) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Flat window ids (n_rows, K), token index (B, T) and lengths (B,) for a batch."""
+class Sequences(NamedTuple):
+    """A batch's scores: one row per sequence (sentence), and where each came from."""
+
+    emissions: torch.Tensor  # (n_sequences, T, n_tags)
+    lengths: torch.Tensor  # (n_sequences,)
+    bounds: List[List[Tuple[int, int]]]  # per doc: (start, end) token span of each sequence
+
+
+def sequence_bounds(doc: Doc) -> List[Tuple[int, int]]:
+    """The sequences a doc is labelled as: its sentences when set, else the whole doc.
+
+    SENNA tags sentence by sentence (windows pad at sentence edges; the CRF path starts
+    and ends there), so a doc whose sentence boundaries are known is split on them.
+    """
+    if not len(doc):
+        return []
+    if doc.has_annotation("SENT_START"):
+        return [(sent.start, sent.end) for sent in doc.sents]
+    return [(0, len(doc))]
+
+
+def featurize(model: Model, docs: Sequence[Doc]):
+    """Flat window ids (n_rows, K), token index (n_seq, T), lengths (n_seq,) and bounds."""
     featurizer: Featurizer = model.attrs["featurizer"]
-    flat, index = flatten_windows(
-        [featurizer.extract(doc) for doc in docs], model.attrs["window_size"] // 2
-    )
-    lengths = torch.tensor([len(doc) for doc in docs], dtype=torch.long)
-    return torch.from_numpy(flat), torch.from_numpy(index), lengths
+    bounds = [sequence_bounds(doc) for doc in docs]
+    pieces = []
+    for doc, doc_bounds in zip(docs, bounds):
+        if doc_bounds:
+            ids = featurizer.extract(doc)
+            pieces.extend(ids[start:end] for start, end in doc_bounds)
+    flat, index = flatten_windows(pieces, model.attrs["window_size"] // 2)
+    lengths = torch.tensor([len(piece) for piece in pieces], dtype=torch.long)
+    return torch.from_numpy(flat), torch.from_numpy(index), lengths, bounds
 
 
 def forward(model: Model, docs: List[Doc], is_train: bool):
     net = get_net(model)
-    flat, index, lengths = featurize(model, docs)
+    flat, index, lengths, bounds = featurize(model, docs)
     net.scorer.dropout.p = model.attrs["dropout_rate"]
     net.train(is_train)
     if not is_train:
         with torch.no_grad():
-            return (net(flat, index), lengths), _no_backprop
+            return Sequences(net(flat, index), lengths, bounds), _no_backprop
     emissions = net(flat, index)
 
     def backprop(d_emissions: torch.Tensor) -> List[Doc]:
         emissions.backward(d_emissions)
         return []
 
-    return (emissions, lengths), backprop
+    return Sequences(emissions, lengths, bounds), backprop
 
 
 def _no_backprop(_):

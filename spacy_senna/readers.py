@@ -7,7 +7,7 @@ reference doc onto its predicted doc. At run time a preceding senna_tagger suppl
 """
 
 from pathlib import Path
-from typing import Callable, Iterable, List, Union
+from typing import Callable, Iterable, List, Optional, Union
 
 from spacy.language import Language
 from spacy.training import Corpus, Example
@@ -20,22 +20,34 @@ _ANNOTATION = {"tag_": "TAG", "pos_": "POS", "lemma_": "LEMMA", "morph": "MORPH"
 def create_corpus_with_inputs(
     path: Union[str, Path],
     copy_attrs: List[str] = ["tag_"],
+    gold_preproc: bool = False,
     max_length: int = 0,
     limit: int = 0,
+    augmenter: Optional[Callable] = None,
     shuffle: bool = False,
 ) -> Callable[[Language], Iterable[Example]]:
     """spacy.Corpus.v1 that keeps `copy_attrs` (e.g. ["tag_"]) on the predicted docs.
 
     path (Union[str, Path]): a .spacy file or a directory of them.
     copy_attrs (List[str]): token attributes to copy: any of tag_, pos_, lemma_, morph.
+    gold_preproc (bool): keep the corpus' own tokenization (one sentence per doc)
+        instead of re-tokenizing its text; use it for pre-tokenized benchmark data.
     max_length (int): skip documents longer than this (0: no limit).
     limit (int): read at most this many documents (0: all).
+    augmenter (Optional[Callable]): a spaCy data augmenter.
     shuffle (bool): shuffle the documents.
     """
     unknown = [a for a in copy_attrs if a not in _ANNOTATION]
     if unknown:
         raise ValueError(f"copy_attrs {unknown} unsupported; choose from {sorted(_ANNOTATION)}")
-    corpus = Corpus(path, max_length=max_length, limit=limit, shuffle=shuffle)
+    corpus = Corpus(
+        path,
+        gold_preproc=gold_preproc,
+        max_length=max_length,
+        limit=limit,
+        augmenter=augmenter,
+        shuffle=shuffle,
+    )
 
     def read(nlp: Language) -> Iterable[Example]:
         for eg in corpus(nlp):

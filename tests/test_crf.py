@@ -59,7 +59,13 @@ def random_batch(C, seed, dtype=torch.float64, T=6):
     return em, tags, lengths
 
 
-CASES = [(C, seed, end, con) for C in (2, 3, 5) for seed in (0, 1) for end in (False, True) for con in (False, True)]
+CASES = [
+    (C, seed, end, con)
+    for C in (2, 3, 5)
+    for seed in (0, 1)
+    for end in (False, True)
+    for con in (False, True)
+]
 
 
 @pytest.mark.parametrize("C,seed,use_end,constrained", CASES)
@@ -137,7 +143,9 @@ def test_gradcheck():
         crf.transitions.grad = crf.start.grad = crf.end.grad = None
         return CRFLossFn.apply(em, trans, start, end, crf, tags, lengths)
 
-    params = tuple(p.detach().clone().requires_grad_(True) for p in (crf.transitions, crf.start, crf.end))
+    params = tuple(
+        p.detach().clone().requires_grad_(True) for p in (crf.transitions, crf.start, crf.end)
+    )
     assert torch.autograd.gradcheck(loss, (em, *params), eps=1e-6, atol=1e-5)
 
 
@@ -189,7 +197,10 @@ def test_padding_never_changes_results():
     assert torch.equal(crf.decode(em, lengths), crf.decode(padded, lengths)[:, :6])
     assert torch.allclose(crf.marginals(em, lengths), crf.marginals(padded, lengths)[:, :6])
     assert torch.allclose(crf.kbest(em, lengths, 3)[1], crf.kbest(padded, lengths, 3)[1])
-    single = [crf.nll(em[b : b + 1, : lengths[b]], tags[b : b + 1, : lengths[b]], lengths[b : b + 1]) for b in range(4)]
+    single = [
+        crf.nll(em[b : b + 1, : lengths[b]], tags[b : b + 1, : lengths[b]], lengths[b : b + 1])
+        for b in range(4)
+    ]
     assert torch.allclose(torch.cat(single), crf.nll(em, tags, lengths), atol=1e-5)
 
 
@@ -204,7 +215,9 @@ def test_empty_sequences_have_one_empty_path():
     assert torch.all(crf.marginals(em, lengths)[0] == 0)
     paths, scores = crf.kbest(em, lengths, 2)
     assert scores[0, 0] == 0 and scores[0, 1] == float("-inf")
-    assert crf.nll(torch.zeros(2, 0, 3), torch.zeros(2, 0, dtype=torch.long), torch.zeros(2)).tolist() == [0, 0]
+    assert crf.nll(
+        torch.zeros(2, 0, 3), torch.zeros(2, 0, dtype=torch.long), torch.zeros(2)
+    ).tolist() == [0, 0]
 
 
 def test_long_sequences_with_large_emissions_are_finite():
@@ -270,7 +283,9 @@ def test_word_level_likelihood_is_token_cross_entropy():
     nll = wll.nll(em, tags, lengths)
     for b, L in enumerate(lengths.tolist()):
         known = tags[b, :L] >= 0
-        ce = torch.nn.functional.cross_entropy(em[b, :L][known], tags[b, :L][known], reduction="sum")
+        ce = torch.nn.functional.cross_entropy(
+            em[b, :L][known], tags[b, :L][known], reduction="sum"
+        )
         assert nll[b].item() == pytest.approx(ce.item(), abs=1e-8)
     decoded = wll.decode(em, lengths)
     for b, L in enumerate(lengths.tolist()):

@@ -100,8 +100,8 @@ def test_span_probability_matches_the_crf():
     doc = nlp("John Smith visited Paris today")
     ner_pipe = nlp.get_pipe("senna_ner")
     crf = spacy_senna.models.get_net(ner_pipe.model).criterion
-    emissions, lengths = ner_pipe.model.predict([doc])
-    marginals = crf.marginals(emissions, lengths)[0]
+    scores = ner_pipe.model.predict([doc])
+    marginals = crf.marginals(scores.emissions, scores.lengths)[0]
     for span, score in zip(doc.spans["senna_ents"], doc.spans["senna_ents"].attrs["scores"]):
         if len(span) == 1:  # a one-token span's probability is the U- tag's marginal
             assert score == pytest.approx(
@@ -129,6 +129,26 @@ def test_ner_keeps_existing_entities_unless_overwrite(ner):
     doc.ents = [doc.char_span(0, 4, label="ORG")]
     doc = nlp.get_pipe("senna_ner")(doc)
     assert [(e.text, e.label_) for e in doc.ents] == [("John", "ORG"), ("Paris", "LOC")]
+
+
+def test_sentences_are_labelled_separately(ner):
+    nlp, _ = ner
+    first, second = SENTENCES[0][0], SENTENCES[1][0]
+    doc = nlp.make_doc(f"{first} {second}")
+    n_first = len(nlp.make_doc(first))
+    for token in doc:
+        token.is_sent_start = token.i in (0, n_first)
+    ents = [(e.start, e.end, e.label_) for e in nlp(doc).ents]
+    expected = SENTENCES[0][2] + [(s + n_first, e + n_first, lab) for s, e, lab in SENTENCES[1][2]]
+    assert ents == expected
+    assert len(doc.spans["senna_ents"].attrs["scores"]) == len(expected)
+
+
+def test_chunker_warns_when_its_pos_input_is_missing(chunker):
+    nlp, _ = chunker
+    nlp.get_pipe("senna_chunker")._warned_inputs = False
+    with pytest.warns(UserWarning, match="senna_tagger"):
+        nlp("Mary saw the big house")
 
 
 def test_kbest_keeps_alternative_analyses():

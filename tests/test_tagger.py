@@ -100,6 +100,14 @@ def test_pipe_equals_call_and_is_batch_independent(nlp_and_losses):
         assert [tags_of(d) for d in nlp.pipe(texts, batch_size=batch_size)] == single
 
 
+def test_sentences_are_tagged_like_separate_docs(nlp_and_losses):
+    nlp, _ = nlp_and_losses
+    doc = nlp.make_doc("I like green eggs Eat blue ham")
+    for token in doc:
+        token.is_sent_start = token.i in (0, 4)
+    assert tags_of(nlp(doc)) == TRAIN_DATA[0][1] + TRAIN_DATA[1][1]
+
+
 def test_not_initialized_gives_clear_error():
     nlp = English()
     nlp.add_pipe("senna_tagger")

@@ -21,8 +21,24 @@ from spacy.util import minibatch
 from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer, set_dropout_rate
 
-from ..models import get_net
+from ..models import Sequences, get_net
 from ..threads import torch_threads
+
+# token attributes a cascade feature may read, and the Doc annotation that sets them
+INPUT_ANNOTATIONS = {"tag_": "TAG", "pos_": "POS", "lemma_": "LEMMA", "ent_type_": "ENT_TYPE"}
+
+
+def per_doc(rows: List, bounds: List[List[Tuple[int, int]]]) -> List[List]:
+    """Group per-sequence rows back into one list per doc."""
+    out, i = [], 0
+    for doc_bounds in bounds:
+        out.append(rows[i : i + len(doc_bounds)])
+        i += len(doc_bounds)
+    return out
+
+
+def doc_of_row(bounds: List[List[Tuple[int, int]]]) -> List[int]:
+    return [d for d, doc_bounds in enumerate(bounds) for _ in doc_bounds]
 
 
 def same_tokens(example: Example) -> bool:
@@ -49,6 +65,7 @@ class SequenceLabeler(TrainablePipe):
         self.scorer = scorer
         self.cfg: Dict = {"labels": [], **cfg}
         self._tag_index: Optional[Dict[str, int]] = None
+        self._warned_inputs = False
 
     # -- labels ---------------------------------------------------------------------------
 
@@ -112,13 +129,33 @@ class SequenceLabeler(TrainablePipe):
             yield from docs
 
     def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
-        """The best tag sequence of every doc, as arrays of tag ids."""
+        """The best tag sequence of every doc (sentence by sentence), as tag id arrays."""
         docs = list(docs)
+        self._check_inputs(docs)
         if not any(len(doc) for doc in docs):
             return [numpy.zeros(0, dtype="int64") for _ in docs]
-        emissions, lengths = self.model.predict(docs)
-        paths = get_net(self.model).criterion.decode(emissions, lengths).numpy()
-        return [paths[i, :n] for i, n in enumerate(lengths.tolist())]
+        scores = self.model.predict(docs)
+        paths = get_net(self.model).criterion.decode(scores.emissions, scores.lengths).numpy()
+        rows = [paths[i, :n] for i, n in enumerate(scores.lengths.tolist())]
+        return [
+            numpy.concatenate(seqs) if seqs else numpy.zeros(0, dtype="int64")
+            for seqs in per_doc(rows, scores.bounds)
+        ]
+
+    def _check_inputs(self, docs: List[Doc]) -> None:
+        """Warn (once) when a cascade input such as token.tag_ is missing on the docs."""
+        if self._warned_inputs:
+            return
+        for feature in self.model.attrs["featurizer"].features.values():
+            name = INPUT_ANNOTATIONS.get(getattr(feature, "attr", None))
+            if name and any(len(d) and not d.has_annotation(name) for d in docs):
+                self._warned_inputs = True
+                warnings.warn(
+                    f"[{self.name}] reads token.{feature.attr} as an input feature, but the "
+                    f"docs have no {feature.attr} annotation: put a component that sets it "
+                    "(e.g. senna_tagger) before this one; without it accuracy drops sharply."
+                )
+                return
 
     # -- training -------------------------------------------------------------------------
 
@@ -147,12 +184,14 @@ class SequenceLabeler(TrainablePipe):
         losses[self.name] += loss
         return losses
 
-    def gold_tag_ids(self, examples: Sequence[Example], max_len: int) -> torch.Tensor:
-        """(B, T) gold tag ids; -1 where missing, misaligned or an unknown label."""
+    def gold_tag_ids(self, examples: Sequence[Example], scores: Sequences) -> torch.Tensor:
+        """(n_sequences, T) gold tag ids; -1 where missing, misaligned or an unknown label."""
         index = self.tag_index
-        out = numpy.full((len(examples), max_len), -1, dtype="int64")
+        out = numpy.full(tuple(scores.emissions.shape[:2]), -1, dtype="int64")
         unknown = set()
-        for b, eg in enumerate(examples):
+        row = 0
+        for eg, bounds in zip(examples, scores.bounds):
+            ids = numpy.full(len(eg.predicted), -1, dtype="int64")
             for i, tag in enumerate(self.gold_tags(eg)):
                 if tag is None or tag == "":
                     continue
@@ -160,7 +199,10 @@ class SequenceLabeler(TrainablePipe):
                 if tag_id is None:
                     unknown.add(tag)
                 else:
-                    out[b, i] = tag_id
+                    ids[i] = tag_id
+            for start, end in bounds:
+                out[row, : end - start] = ids[start:end]
+                row += 1
         if unknown:
             warnings.warn(
                 f"[{self.name}] gold labels not in the component's label set are treated "
@@ -169,18 +211,20 @@ class SequenceLabeler(TrainablePipe):
             )
         return torch.from_numpy(out)
 
-    def get_loss(self, examples: Sequence[Example], scores) -> Tuple[float, torch.Tensor]:
+    def get_loss(
+        self, examples: Sequence[Example], scores: Sequences
+    ) -> Tuple[float, torch.Tensor]:
         """Summed NLL of the gold tags, and its gradient w.r.t. the emissions."""
-        emissions, lengths = scores
-        gold = self.gold_tag_ids(examples, emissions.shape[1])
+        gold = self.gold_tag_ids(examples, scores)
         criterion = get_net(self.model).criterion
-        leaf = emissions.detach().requires_grad_(True)
-        nll = criterion.nll(leaf, gold, lengths)
+        leaf = scores.emissions.detach().requires_grad_(True)
+        nll = criterion.nll(leaf, gold, scores.lengths)
         bad = ~torch.isfinite(nll)
         if bool(bad.any()):
-            b = int(bad.nonzero()[0, 0])
+            row = int(bad.nonzero()[0, 0])
+            doc = examples[doc_of_row(scores.bounds)[row]].predicted
             raise ValueError(
-                f"[{self.name}] non-finite loss for the doc '{examples[b].predicted.text[:80]}': "
+                f"[{self.name}] non-finite loss for the doc '{doc.text[:80]}': "
                 "its gold tags are impossible under the training constraints "
                 "(set constrain_training = false) or the model diverged (lower the learn rate)."
             )

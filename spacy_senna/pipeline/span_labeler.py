@@ -20,10 +20,11 @@ from thinc.api import Config, Model
 
 from ..models import get_net
 from ..tags import allowed_transitions, biluo_labels, biluo_to_chunks, chunks_to_biluo
-from .sequence_labeler import SequenceLabeler
+from .sequence_labeler import SequenceLabeler, per_doc
 
 Chunk = Tuple[str, int, int]
 Ranked = Tuple[List[Chunk], numpy.ndarray]
+EMPTY = numpy.zeros(0, dtype="float32")
 
 
 def _model_config(extra_features: str) -> Config:
@@ -100,21 +101,35 @@ class SpanLabeler(SequenceLabeler):
     def predict(self, docs: Iterable[Doc]) -> List[List[Ranked]]:
         """Per doc, k analyses best first: (spans, probability of each span)."""
         docs = list(docs)
+        self._check_inputs(docs)
         k = self.cfg["kbest"]
         if not any(len(doc) for doc in docs):
             return [[([], numpy.zeros(0, dtype="float32"))] * k for _ in docs]
-        emissions, lengths = self.model.predict(docs)
+        scores = self.model.predict(docs)
+        emissions, lengths = scores.emissions, scores.lengths
         crf = get_net(self.model).criterion
         paths, _ = crf.kbest(emissions, lengths, k)
         tags = self.tag_names
+        starts = [start for doc_bounds in scores.bounds for start, _ in doc_bounds]
         per_rank = []
         for rank in range(k):
             decoded = [
-                biluo_to_chunks([tags[t] for t in paths[b, rank, :n].tolist() if t >= 0])
-                for b, n in enumerate(lengths.tolist())
+                biluo_to_chunks([tags[t] for t in paths[row, rank, :n].tolist() if t >= 0])
+                for row, n in enumerate(lengths.tolist())
             ]
             probs = _span_probabilities(crf, emissions, lengths, decoded, self.tag_index)
-            per_rank.append(list(zip(decoded, probs)))
+            shifted = [
+                [(label, s + offset, e + offset) for label, s, e in chunks]
+                for chunks, offset in zip(decoded, starts)
+            ]
+            per_rank.append(
+                [
+                    ([c for seq in seqs for c in seq], numpy.concatenate(ps) if ps else EMPTY)
+                    for seqs, ps in zip(
+                        per_doc(shifted, scores.bounds), per_doc(probs, scores.bounds)
+                    )
+                ]
+            )
         return [[per_rank[r][b] for r in range(k)] for b in range(len(docs))]
 
     def set_annotations(self, docs: Iterable[Doc], predictions: List[List[Ranked]]) -> None:

@@ -1,0 +1,38 @@
+"""Evaluate a pipeline on gold tokens, optionally with gold input attributes (cascades).
+
+usage: python benchmarks/evaluate.py PIPELINE DATA.spacy [--copy-attrs tag_] [--output FILE]
+
+Like `spacy evaluate --gold-preproc`, but reads the data with spacy-senna.Corpus.v1 so
+that `--copy-attrs tag_` gives a chunker the corpus' POS tags as input: the paper's
+setup (§6.3, CoNLL-provided POS). Without it a preceding senna_tagger must supply them.
+Prints the scores and writes them as JSON.
+"""
+
+import argparse
+import json
+from pathlib import Path
+
+import spacy
+
+from spacy_senna.readers import create_corpus_with_inputs
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("pipeline")
+    p.add_argument("data")
+    p.add_argument("--copy-attrs", nargs="*", default=[])
+    p.add_argument("--output")
+    args = p.parse_args()
+    nlp = spacy.load(args.pipeline)
+    corpus = create_corpus_with_inputs(args.data, copy_attrs=args.copy_attrs, gold_preproc=True)
+    scores = nlp.evaluate(list(corpus(nlp)))
+    keys = [k for k in scores if k.endswith(("_f", "_p", "_r", "_acc")) or k == "speed"]
+    for key in keys:
+        print(f"{key:>20}: {scores[key]:.4f}" if key != "speed" else f"{key:>20}: {scores[key]:,.0f}")
+    if args.output:
+        Path(args.output).write_text(json.dumps(scores, indent=2), encoding="utf8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,227 @@
+"""projects/quickstart: the demo-corpus generator, and `spacy package` of a senna pipeline."""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import spacy
+import srsly
+from spacy.lang.en import English
+from spacy.tokens import Span
+from spacy.training import Example
+from spacy.vocab import Vocab
+
+import spacy_senna  # noqa: F401
+from spacy_senna.corpora import CONVERTERS
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = ROOT / "projects" / "quickstart"
+
+PTB_TAGS = set(
+    "CC CD DT EX FW IN JJ JJR JJS LS MD NN NNS NNP NNPS PDT POS PRP PRP$ RB RBR RBS RP SYM TO "
+    "UH VB VBD VBG VBN VBP VBZ WDT WP WP$ WRB $ # `` '' ( ) , . :".split()
+)
+CHUNK_TYPES = {"NP", "VP", "PP", "ADJP", "ADVP", "SBAR", "PRT"}
+ENTITY_TYPES = {"PER", "LOC", "ORG", "MISC"}
+# no pip index: nothing here may need the network
+OFFLINE = {**os.environ, "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+
+
+def load_script(name):
+    path = PROJECT / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"quickstart_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def make_data():
+    return load_script("make_data")
+
+
+@pytest.fixture(scope="module")
+def stories(make_data):
+    return make_data.split(seed=3, n_train=400, n_dev=100)
+
+
+def iob2_spans(tags):
+    spans = []
+    for i, tag in enumerate(tags):
+        assert tag == "O" or tag[:2] in ("B-", "I-"), tag
+        if tag.startswith("B-"):
+            spans.append([tag[2:], i, i + 1])
+        elif tag.startswith("I-"):
+            assert spans and spans[-1][0] == tag[2:] and spans[-1][2] == i, (i, tags)
+            spans[-1][2] = i + 1
+    return [tuple(s) for s in spans]
+
+
+def test_generator_counts_and_disjoint_splits(stories):
+    train, dev = stories
+    train_sents = [tuple(s.words) for story in train for s in story]
+    dev_sents = [tuple(s.words) for story in dev for s in story]
+    assert (len(train_sents), len(dev_sents)) == (400, 100)
+    assert len(set(train_sents + dev_sents)) == 500
+
+
+def test_generated_annotation_is_consistent(stories):
+    n_entities = {t: 0 for t in ENTITY_TYPES}
+    n_chunks = {t: 0 for t in CHUNK_TYPES}
+    for story in stories[0] + stories[1]:
+        for s in story:
+            assert len(s.words) == len(s.tags) == len(s.chunks) == len(s.ents) > 0
+            assert set(s.tags) <= PTB_TAGS, s.tags
+            chunks = iob2_spans(s.chunks)
+            for label, start, end in chunks:
+                n_chunks[label] += 1
+                tags = s.tags[start:end]
+                if label == "PP":
+                    assert tags in (["IN"], ["TO"]), (s.words, tags)
+                if label == "VP":
+                    assert any(t.startswith(("VB", "MD")) for t in tags), (s.words, tags)
+                if label == "NP":
+                    assert not any(t.startswith(("VB", "MD", "IN")) for t in tags), s.words
+            for i, chunk in enumerate(s.chunks):
+                if chunk == "O":
+                    assert s.tags[i] in {",", ".", ":", "``", "''", "(", ")", "CC"}, s.words
+            for label, start, end in iob2_spans(s.ents):
+                n_entities[label] += 1
+                allowed = {"NNP", "NNPS", "JJ"} if label == "MISC" else {"NNP", "NNPS"}
+                assert set(s.tags[start:end]) <= allowed, (s.words[start:end], label)
+                assert s.words[start][0].isupper()
+                assert any(c == "NP" and a <= start and end <= b for c, a, b in chunks)
+    assert set(n_chunks) == CHUNK_TYPES and min(n_chunks.values()) > 0, n_chunks
+    assert set(n_entities) == ENTITY_TYPES and min(n_entities.values()) > 5, n_entities
+
+
+def test_generator_is_seeded(make_data):
+    def words(seed):
+        return [s.words for story in make_data.split(seed, 50, 10)[0] for s in story]
+
+    assert words(5) == words(5)
+    assert words(5) != words(6)
+
+
+def test_iob1_conversion(make_data):
+    tags = ["I-PER", "I-PER", "B-PER", "O", "I-LOC"]
+    iob2 = ["B-PER", "I-PER", "B-PER", "O", "B-LOC"]
+    assert make_data.iob2_to_iob1(iob2) == tags
+
+
+def test_spacy_tokenizer_reproduces_the_tokens(stories):
+    nlp = English()
+    for story in stories[1]:
+        for s in story:
+            assert [t.text for t in nlp.make_doc(" ".join(s.words))] == s.words
+
+
+def test_written_files_round_trip_through_the_converters(make_data, stories, tmp_path):
+    train, _ = stories
+    make_data.write(train[:20], tmp_path, "train")
+    expected = [s for story in train[:20] for s in story]
+    files = {
+        "wsj-pos": tmp_path / "pos" / "train.tsv",
+        "conll2000": tmp_path / "chunk" / "train.txt",
+        "conll2003": tmp_path / "ner" / "train.conll",
+    }
+    for converter, path in files.items():
+        docs = list(CONVERTERS[converter](path, Vocab()))
+        assert len(docs) == len(expected), converter
+        for doc, s in zip(docs, expected):
+            assert [t.text for t in doc] == s.words
+            assert [t.tag_ for t in doc] == s.tags
+            if converter != "wsj-pos":
+                chunks = [(sp.label_, sp.start, sp.end) for sp in doc.spans["chunks"]]
+                assert chunks == iob2_spans(s.chunks)
+            if converter == "conll2003":
+                assert [(e.label_, e.start, e.end) for e in doc.ents] == iob2_spans(s.ents)
+    assert (tmp_path / "ner" / "train.conll").read_text().startswith("-DOCSTART-")
+
+
+def test_project_files_are_consistent():
+    config = spacy.util.load_config(PROJECT / "configs" / "assemble.cfg", interpolate=False)
+    assert config["nlp"]["pipeline"] == ["senna_tagger", "senna_chunker", "senna_ner"]
+    assert all("source" in config["components"][name] for name in config["nlp"]["pipeline"])
+    project = srsly.read_yaml(PROJECT / "project.yml")
+    names = {c["name"] for c in project["commands"]}
+    assert set(project["workflows"]["all"]) <= names
+    for command in project["commands"]:
+        for dep in command.get("deps", []):
+            if dep.startswith("../"):
+                assert (PROJECT / dep).resolve().is_file(), dep
+
+
+def test_spacy_package_installs_and_loads(tmp_path):
+    """`spacy package` a tiny trained senna_tagger, pip-install it offline, spacy.load it."""
+    nlp = English()
+    nlp.add_pipe("senna_tagger", config={"model": {"hidden_width": 16}})
+    data = [
+        ("I like green eggs", ["PRP", "VBP", "JJ", "NNS"]),
+        ("Eat blue ham", ["VB", "JJ", "NN"]),
+    ]
+    examples = [Example.from_dict(nlp.make_doc(t), {"tags": tags}) for t, tags in data]
+    optimizer = nlp.initialize(lambda: examples)
+    for _ in range(20):
+        nlp.update(examples, sgd=optimizer)
+    texts = ["I like green eggs", "Eat blue ham", "Qzxv eggs"]
+    expected = [[t.tag_ for t in doc] for doc in nlp.pipe(texts)]
+    nlp.to_disk(tmp_path / "model")
+    (tmp_path / "packages").mkdir()
+
+    def run(*args):
+        result = subprocess.run(
+            [sys.executable, *args], capture_output=True, text=True, env=OFFLINE, cwd=tmp_path
+        )
+        assert result.returncode == 0, f"{args}\n{result.stdout}\n{result.stderr}"
+        return result.stdout
+
+    run("-m", "spacy", "package", "model", "packages", "--name", "senna_tiny",
+        "--version", "0.0.1", "--force")  # fmt: skip
+    sdist = tmp_path / "packages" / "en_senna_tiny-0.0.1" / "dist" / "en_senna_tiny-0.0.1.tar.gz"
+    assert sdist.is_file(), sorted(p.name for p in (tmp_path / "packages").rglob("*"))
+    meta = json.loads((tmp_path / "packages" / "en_senna_tiny-0.0.1" / "meta.json").read_text())
+    assert any(r.startswith("spacy-senna") for r in meta["requirements"]), meta["requirements"]
+    run("-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", str(sdist))
+    try:
+        code = (
+            "import json, spacy, importlib.metadata as md; nlp = spacy.load('en_senna_tiny'); "
+            "assert md.version('en_senna_tiny') == '0.0.1'; "
+            f"print(json.dumps([[t.tag_ for t in d] for d in nlp.pipe({texts!r})]))"
+        )
+        assert json.loads(run("-c", code)) == expected
+    finally:
+        run("-m", "pip", "uninstall", "-y", "en_senna_tiny")
+
+
+def test_annotate_describes_chunks_and_entities_with_scores():
+    annotate = load_script("annotate")
+    assert annotate.sentences("Anna left. Bob came.") == ["Anna left.", "Bob came."]
+    nlp = English()
+    doc = nlp.make_doc("Anna Smith left Paris")
+    doc.spans["chunks"] = [Span(doc, 0, 2, "NP"), Span(doc, 2, 3, "VP"), Span(doc, 3, 4, "NP")]
+    doc.spans["chunks"].attrs["scores"] = [0.9, 1.0, 0.5]
+    doc.ents = [doc.char_span(0, 10, "PER"), doc.char_span(16, 21, "LOC")]
+    doc.spans["senna_ents"] = list(doc.ents)
+    doc.spans["senna_ents"].attrs["scores"] = [0.75, 1.0]
+    lines = annotate.describe(doc)
+    assert "[NP Anna Smith] 0.90 [VP left] 1.00 [NP Paris] 0.50" in lines[2]
+    assert lines[3] == "  entities: Anna Smith (PER 0.75), Paris (LOC 1.00)"
+
+
+def test_summarize_reads_evaluate_and_meta_json(tmp_path):
+    summarize = load_script("summarize")
+    (tmp_path / "metrics").mkdir()
+    (tmp_path / "metrics" / "tagger.json").write_text('{"tag_acc": 0.97}')
+    meta = tmp_path / "training" / "chunker" / "model-best" / "meta.json"
+    meta.parent.mkdir(parents=True)
+    meta.write_text('{"performance": {"spans_chunks_f": 0.99}}')
+    rows = dict(summarize.summarize(tmp_path / "metrics", tmp_path / "training"))
+    assert rows["senna_tagger alone: POS accuracy"] == 0.97
+    assert rows["senna_chunker alone, gold POS: chunk F1"] == 0.99
+    assert rows["pipeline: entity F1"] is None
