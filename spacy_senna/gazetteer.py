@@ -8,6 +8,7 @@ longest full entry found marks all of its tokens.
 """
 
 import gzip
+import warnings
 from collections import defaultdict
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set
@@ -29,6 +30,7 @@ def read_gazetteer(path: Path, types: Sequence[str]) -> Dict[str, Set[str]]:
         raise FileNotFoundError(f"Gazetteer file not found: {path}")
     opener = gzip.open if path.read_bytes()[:2] == b"\x1f\x8b" else open
     entries: Dict[str, Set[str]] = {t: set() for t in types}
+    skipped: List[str] = []
     with opener(path, "rt", encoding="utf8") as file_:
         try:
             for lineno, line in enumerate(file_, start=1):
@@ -40,15 +42,19 @@ def read_gazetteer(path: Path, types: Sequence[str]) -> Dict[str, Set[str]]:
                         f"{path}:{lineno}: expected 'TYPE word [word ...]', got {line.strip()!r}"
                     )
                 if parts[0] not in entries:
-                    raise ValueError(
-                        f"{path}:{lineno}: unknown entity type {parts[0]!r}; this gazetteer "
-                        f"feature uses {list(types)} (set `types` in the config)."
-                    )
+                    skipped.append(f"{lineno} ({parts[0]})")
+                    continue
                 entries[parts[0]].add(" ".join(parts[1:]).lower())
         except UnicodeDecodeError as err:
             raise ValueError(f"{path}: not a UTF-8 text gazetteer ({err})") from None
+    if skipped:
+        warnings.warn(
+            f"{path}: skipped {len(skipped)} line(s) whose entity type is not one of "
+            f"{list(types)} (set `types` in the config to use them): line "
+            + ", ".join(skipped[:10])
+        )
     if not any(entries.values()):
-        raise ValueError(f"Gazetteer file {path} contains no entries")
+        raise ValueError(f"Gazetteer file {path} contains no entries of types {list(types)}")
     return entries
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable, Iterable, List, Optional, Union
 
 from spacy.language import Language
+from spacy.tokens import Doc
 from spacy.training import Corpus, Example
 from spacy.util import registry
 
@@ -30,8 +31,9 @@ def create_corpus_with_inputs(
 
     path (Union[str, Path]): a .spacy file or a directory of them.
     copy_attrs (List[str]): token attributes to copy: any of tag_, pos_, lemma_, morph.
-    gold_preproc (bool): keep the corpus' own tokenization (one sentence per doc)
-        instead of re-tokenizing its text; use it for pre-tokenized benchmark data.
+    gold_preproc (bool): keep the corpus' own tokens instead of re-tokenizing its text
+        (use it for pre-tokenized benchmark data). Unlike spacy.Corpus.v1's option, docs
+        are not split into sentences, so span groups (e.g. chunks) survive.
     max_length (int): skip documents longer than this (0: no limit).
     limit (int): read at most this many documents (0: all).
     augmenter (Optional[Callable]): a spaCy data augmenter.
@@ -40,21 +42,29 @@ def create_corpus_with_inputs(
     unknown = [a for a in copy_attrs if a not in _ANNOTATION]
     if unknown:
         raise ValueError(f"copy_attrs {unknown} unsupported; choose from {sorted(_ANNOTATION)}")
-    corpus = Corpus(
-        path,
-        gold_preproc=gold_preproc,
-        max_length=max_length,
-        limit=limit,
-        augmenter=augmenter,
-        shuffle=shuffle,
-    )
+    corpus = Corpus(path, max_length=max_length, limit=limit, augmenter=augmenter, shuffle=shuffle)
 
     def read(nlp: Language) -> Iterable[Example]:
         for eg in corpus(nlp):
+            if gold_preproc:
+                eg = Example(gold_tokens(eg.reference), eg.reference)
             copy_inputs(eg, copy_attrs)
             yield eg
 
     return read
+
+
+def gold_tokens(reference: Doc) -> Doc:
+    """A bare doc with the reference's tokens, whitespace and sentence starts."""
+    doc = Doc(
+        reference.vocab,
+        words=[t.text for t in reference],
+        spaces=[bool(t.whitespace_) for t in reference],
+    )
+    if reference.has_annotation("SENT_START"):
+        for token, ref in zip(doc, reference):
+            token.is_sent_start = ref.is_sent_start
+    return doc
 
 
 def copy_inputs(example: Example, attrs: List[str]) -> None:

@@ -192,8 +192,12 @@ def test_gazetteer_longest_multiword_match(tmp_path):
 def test_gazetteer_bad_files(tmp_path):
     bad = tmp_path / "bad.lst"
     bad.write_text("LOC paris\nCITY rome\n")
-    with pytest.raises(ValueError, match=r"bad.lst:2: unknown entity type 'CITY'"):
-        read_gazetteer(bad, ["LOC"])
+    with pytest.warns(UserWarning, match=r"bad.lst: skipped 1 line.*line 2 \(CITY\)"):
+        assert read_gazetteer(bad, ["LOC"]) == {"LOC": {"paris"}}
+    malformed = tmp_path / "malformed.lst"
+    malformed.write_text("LOC paris\nPER\n")
+    with pytest.raises(ValueError, match=r"malformed.lst:2: expected 'TYPE word"):
+        read_gazetteer(malformed, ["LOC", "PER"])
     empty = tmp_path / "empty.lst"
     empty.write_text("\n")
     with pytest.raises(ValueError, match="no entries"):

@@ -13,15 +13,19 @@ Choices the paper leaves open (digest §10, "Unspecified"), made here:
   learning rate keeps the paper's per-example meaning. With `sgd` each layer's rate is
   divided by its fan-in (paper Remark 7: lookup tables 1, first linear layer 605,
   output layer 100); `adagrad` and `adam` use one rate for all parameters. Word
-  embeddings have sparse gradients with every optimiser.
+  embeddings have sparse gradients with every optimiser. Defaults (tuned on the
+  Wikipedia sample, one CPU thread): `sgd`, rate 0.02, 1024 windows of 8 negatives,
+  lookups initialised in ±0.1; per word it learns as fast as Adagrad and Adam and it
+  runs fastest (rates of 0.2 collapse: every HardTanh saturates).
 * **Curriculum:** the training budget (whichever of epochs, words and seconds runs
   out first) is split into equal shares, one per dictionary size. A stage maps words
   outside its dictionary to UNKNOWN. When the dictionary grows, the known words keep
   their trained rows and each new word keeps its random initial row (untouched so
   far). `curriculum_init="unknown"` instead starts new words from the UNKNOWN row
-  (plus a tenth of their random row): on Wikipedia that made every stage switch
-  collapse for a few million words (UNKNOWN is never a negative, so it scores high
-  everywhere, and the new words outranked the true ones), see the benchmarks.
+  (plus a tenth of their random row). UNKNOWN is never a negative, so it scores high
+  everywhere; the 40-minute Wikipedia run with "unknown" collapsed transiently after
+  two of its four switches (benchmarks/lm_pretraining.md). A short A/B showed no
+  collapse with either and a slightly lower loss with "random", the default.
 * **Validation:** the ranking loss of eq. 17 (mean hinge per pair) on windows of the
   held-out first lines, with negatives fixed by the seed, plus the fraction of pairs
   ranked wrongly (f(x^w) ≥ f(x)).
