@@ -1,7 +1,7 @@
 """Readers turning the benchmark formats (paper §1, Table 1) into spaCy Docs, one per sentence.
 
 Every reader streams its file (plain or gzip), and raises ValueError naming the file and
-the 1-based line number on malformed input. See /work/shared/data/*/README.md.
+the 1-based line number on malformed input. See the dataset READMEs under ../shared/data.
 """
 
 from __future__ import annotations
