@@ -19,10 +19,39 @@ from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.util import minibatch
 from spacy.vocab import Vocab
-from thinc.api import Model, Optimizer, set_dropout_rate
+from thinc.api import Config, Model, Optimizer, set_dropout_rate
 
 from ..models import Sequences, get_net
 from ..threads import torch_threads
+
+
+def default_model_config(extra_features: str) -> Config:
+    """A component's default model: SENNA's window network (Table 5) over word + caps
+    (+ `extra_features`, config sections under [model.features])."""
+    return Config().from_str(
+        f"""
+[model]
+@architectures = "spacy-senna.WindowTagger.v1"
+window_size = 5
+hidden_width = 300
+criterion = "sll"
+constrain_training = false
+
+[model.features]
+
+[model.features.word]
+@misc = "spacy-senna.WordFeature.v1"
+width = 50
+max_size = 100000
+min_freq = 2
+
+[model.features.caps]
+@misc = "spacy-senna.CapsFeature.v1"
+width = 5
+{extra_features}
+"""
+    )["model"]
+
 
 # token attributes a cascade feature may read, and the Doc annotation that sets them
 INPUT_ANNOTATIONS = {"tag_": "TAG", "pos_": "POS", "lemma_": "LEMMA", "ent_type_": "ENT_TYPE"}

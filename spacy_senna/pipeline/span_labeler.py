@@ -16,44 +16,18 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
 from spacy.util import filter_spans
 from spacy.vocab import Vocab
-from thinc.api import Config, Model
+from thinc.api import Model
 
 from ..models import get_net
 from ..tags import allowed_transitions, biluo_labels, biluo_to_chunks, chunks_to_biluo
-from .sequence_labeler import SequenceLabeler, per_doc
+from .sequence_labeler import SequenceLabeler, default_model_config, per_doc
 
 Chunk = Tuple[str, int, int]
 Ranked = Tuple[List[Chunk], numpy.ndarray]
 EMPTY = numpy.zeros(0, dtype="float32")
 
 
-def _model_config(extra_features: str) -> Config:
-    return Config().from_str(
-        f"""
-[model]
-@architectures = "spacy-senna.WindowTagger.v1"
-window_size = 5
-hidden_width = 300
-criterion = "sll"
-constrain_training = false
-
-[model.features]
-
-[model.features.word]
-@misc = "spacy-senna.WordFeature.v1"
-width = 50
-max_size = 100000
-min_freq = 2
-
-[model.features.caps]
-@misc = "spacy-senna.CapsFeature.v1"
-width = 5
-{extra_features}
-"""
-    )["model"]
-
-
-DEFAULT_CHUNKER_MODEL = _model_config(
+DEFAULT_CHUNKER_MODEL = default_model_config(
     """
 [model.features.pos]
 @misc = "spacy-senna.AttrFeature.v1"
@@ -61,7 +35,7 @@ attr = "tag_"
 width = 5
 """
 )
-DEFAULT_NER_MODEL = _model_config("")
+DEFAULT_NER_MODEL = default_model_config("")
 
 
 class SpanLabeler(SequenceLabeler):

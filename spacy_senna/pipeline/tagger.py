@@ -8,36 +8,18 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.vocab import Vocab
-from thinc.api import Config, Model
+from thinc.api import Model
 
-from .sequence_labeler import SequenceLabeler, same_tokens
+from .sequence_labeler import SequenceLabeler, default_model_config, same_tokens
 
-default_model_config = """
-[model]
-@architectures = "spacy-senna.WindowTagger.v1"
-window_size = 5
-hidden_width = 300
-criterion = "sll"
-constrain_training = false
-
-[model.features]
-
-[model.features.word]
-@misc = "spacy-senna.WordFeature.v1"
-width = 50
-max_size = 100000
-min_freq = 2
-
-[model.features.caps]
-@misc = "spacy-senna.CapsFeature.v1"
-width = 5
-
+DEFAULT_TAGGER_MODEL = default_model_config(
+    """
 [model.features.suffix]
 @misc = "spacy-senna.SuffixFeature.v1"
 width = 5
 length = 2
 """
-DEFAULT_TAGGER_MODEL = Config().from_str(default_model_config)["model"]
+)
 
 
 @Language.factory(
