@@ -29,7 +29,8 @@ def main() -> None:
     scores = nlp.evaluate(list(corpus(nlp)))
     keys = [k for k in scores if k.endswith(("_f", "_p", "_r", "_acc")) or k == "speed"]
     for key in keys:
-        print(f"{key:>20}: {scores[key]:.4f}" if key != "speed" else f"{key:>20}: {scores[key]:,.0f}")
+        value = f"{scores[key]:,.0f}" if key == "speed" else f"{scores[key]:.4f}"
+        print(f"{key:>20}: {value}")
     if args.output:
         Path(args.output).write_text(json.dumps(scores, indent=2), encoding="utf8")
 
