@@ -121,26 +121,27 @@ def read_wsj_pos(path: Path, vocab: Vocab) -> Iterator[Doc]:
         yield _make_doc(vocab, [c[0] for _, c in rows], tags=[c[1] for _, c in rows])
 
 
+def _read_segments(
+    path: Path, vocab: Vocab, split, columns: tuple, separator: str, key: str
+) -> Iterator[Doc]:
+    """`WORD POS SEGMENT` rows (segments in IOB2) -> `token.tag_` and `doc.spans[key]`."""
+    for rows in _sentences(path, split):
+        for lineno, cols in rows:
+            _check_columns(path, lineno, cols, columns, separator)
+            _check_iob(path, lineno, cols[2], columns[2])
+        doc = _make_doc(vocab, [c[0] for _, c in rows], tags=[c[1] for _, c in rows])
+        doc.spans[key] = _spans(doc, [c[2] for _, c in rows])
+        yield doc
+
+
 def read_wsj_pt0(path: Path, vocab: Vocab) -> Iterator[Doc]:
     """`WORD<TAB>POS<TAB>PT0` lines (PT0 in IOB2) -> `token.tag_` and `doc.spans["pt0"]`."""
-    for rows in _sentences(path, _tab_split):
-        for lineno, columns in rows:
-            _check_columns(path, lineno, columns, ("WORD", "POS", "PT0"), "tab")
-            _check_iob(path, lineno, columns[2], "PT0")
-        doc = _make_doc(vocab, [c[0] for _, c in rows], tags=[c[1] for _, c in rows])
-        doc.spans["pt0"] = _spans(doc, [c[2] for _, c in rows])
-        yield doc
+    return _read_segments(path, vocab, _tab_split, ("WORD", "POS", "PT0"), "tab", "pt0")
 
 
 def read_conll2000(path: Path, vocab: Vocab) -> Iterator[Doc]:
     """CoNLL-2000 `WORD POS CHUNK` lines (IOB2) -> `token.tag_` and `doc.spans["chunks"]`."""
-    for rows in _sentences(path, str.split):
-        for lineno, columns in rows:
-            _check_columns(path, lineno, columns, ("WORD", "POS", "CHUNK"), "space")
-            _check_iob(path, lineno, columns[2], "CHUNK")
-        doc = _make_doc(vocab, [c[0] for _, c in rows], tags=[c[1] for _, c in rows])
-        doc.spans["chunks"] = _spans(doc, [c[2] for _, c in rows])
-        yield doc
+    return _read_segments(path, vocab, str.split, ("WORD", "POS", "CHUNK"), "space", "chunks")
 
 
 def _is_docstart(line: str) -> bool:
