@@ -1,17 +1,19 @@
 """Same-run speed and peak memory of a senna pipeline against a spaCy baseline pipeline.
 
 usage: python benchmarks/pipeline_speed.py SENNA_PIPELINE BASELINE_PIPELINE DATA.spacy
-       [--rounds 5] [--batches 50] [--output FILE]
+       [--rounds 5] [--batches 50] [--output FILE] [--json FILE]
 
 Runs, one after the other in this one invocation:
 1. ../shared/tools/compare_speed.py (alternating rounds in one process, median ratio),
    the way speed comparisons are judged in this project;
 2. `python -m spacy benchmark speed` on each pipeline, each in its own process, with that
    process' peak RSS (ru_maxrss).
-Prints a markdown table to paste into BENCHMARKS.md.
+Prints a markdown table to paste into BENCHMARKS.md; `--json` also writes the numbers
+(read by benchmarks/collect_results.py).
 """
 
 import argparse
+import json
 import platform
 import re
 import subprocess
@@ -46,6 +48,7 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--batches", type=int, default=50)
     p.add_argument("--output", help="also write the report to this file")
+    p.add_argument("--json", help="also write the numbers as JSON to this file")
     args = p.parse_args()
     lines = []
     compare = subprocess.run(
@@ -89,6 +92,27 @@ def main() -> None:
     print(report)
     if args.output:
         Path(args.output).write_text(report + "\n", encoding="utf8")
+    if args.json:
+        numbers = {
+            "data": args.data,
+            "compare_speed": {
+                "senna_wps": _number(r"^A .*: ([\d,]+) words/s", compare),
+                "baseline_wps": _number(r"^B .*: ([\d,]+) words/s", compare),
+                "ratio": _number(r"speed ratio \(median of rounds\): ([\d.]+)", compare),
+            },
+            "benchmark_speed": {
+                role: {"pipeline": name, "wps": float(mean), "ci": ci, "peak_rss_mib": rss}
+                for role, (name, mean, ci, rss) in zip(("senna", "baseline"), rows)
+            },
+        }
+        Path(args.json).write_text(json.dumps(numbers, indent=2), encoding="utf8")
+
+
+def _number(pattern: str, text: str) -> float:
+    match = re.search(pattern, text, flags=re.MULTILINE)
+    if match is None:
+        raise ValueError(f"compare_speed.py output has no line matching {pattern!r}:\n{text}")
+    return float(match.group(1).replace(",", ""))
 
 
 if __name__ == "__main__":

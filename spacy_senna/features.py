@@ -87,8 +87,11 @@ class Feature:
         for col, counter in enumerate(counts):
             self.lexicons[col] = Lexicon.from_counts(counter)
 
-    def extract(self, doc: Doc) -> numpy.ndarray:
-        """(len(doc), n_columns) int64 ids (contextual features override this)."""
+    def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
+        """(len(doc), n_columns) int64 ids (contextual features override this).
+
+        `train` is True when the ids feed a training update (for training-only noise).
+        """
         return numpy.array([self.text_ids(t.text) for t in doc], dtype="int64").reshape(
             len(doc), self.n_columns
         )
@@ -211,7 +214,7 @@ class AttrFeature(Feature):
             return (str(getattr(token._, self.attr[2:])),)
         return (str(getattr(token, self.attr)),)
 
-    def extract(self, doc: Doc) -> numpy.ndarray:
+    def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
         lex = self.lexicons[0]
         return numpy.array(
             [[lex.get(v) for v in self.token_strings(t)] for t in doc], dtype="int64"
@@ -255,8 +258,8 @@ class Featurizer:
     def n_columns(self) -> int:
         return sum(f.n_columns for f in self.features.values())
 
-    def extract(self, doc: Doc) -> numpy.ndarray:
-        """(len(doc), n_columns) int64 ids of one doc.
+    def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
+        """(len(doc), n_columns) int64 ids of one doc (`train`: ids for an update).
 
         The ids of all context-free features are cached together per orth, so a token
         costs one dict lookup (the hot path of every component).
@@ -275,7 +278,7 @@ class Featurizer:
                 blocks.append(free[:, col : col + feature.n_columns])
                 col += feature.n_columns
             else:
-                blocks.append(feature.extract(doc))
+                blocks.append(feature.extract(doc, train))
         return numpy.concatenate(blocks, axis=1)
 
     def _cache_miss(self, orth: int, doc: Doc) -> tuple:

@@ -157,14 +157,14 @@ def sequence_bounds(doc: Doc) -> List[Tuple[int, int]]:
     return [(0, len(doc))]
 
 
-def featurize(model: Model, docs: Sequence[Doc]):
+def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
     """Flat window ids (n_rows, K), token index (n_seq, T), lengths (n_seq,) and bounds."""
     featurizer: Featurizer = model.attrs["featurizer"]
     bounds = [sequence_bounds(doc) for doc in docs]
     pieces = []
     for doc, doc_bounds in zip(docs, bounds):
         if doc_bounds:
-            ids = featurizer.extract(doc)
+            ids = featurizer.extract(doc, train)
             pieces.extend(ids[start:end] for start, end in doc_bounds)
     flat, index = flatten_windows(pieces, model.attrs["window_size"] // 2)
     lengths = torch.tensor([len(piece) for piece in pieces], dtype=torch.long)
@@ -173,7 +173,7 @@ def featurize(model: Model, docs: Sequence[Doc]):
 
 def forward(model: Model, docs: List[Doc], is_train: bool):
     net = get_net(model)
-    flat, index, lengths, bounds = featurize(model, docs)
+    flat, index, lengths, bounds = featurize(model, docs, is_train)
     net.scorer.dropout.p = model.attrs["dropout_rate"]
     net.train(is_train)
     if not is_train:

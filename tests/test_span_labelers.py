@@ -12,7 +12,7 @@ from spacy.util import make_tempdir
 
 import spacy_senna  # noqa: F401
 from spacy_senna.commands.build_gazetteer import build_gazetteer
-from spacy_senna.gazetteer import GazetteerMatcher, read_gazetteer
+from spacy_senna.gazetteer import GazetteerFeature, GazetteerMatcher, read_gazetteer
 from spacy_senna.readers import copy_inputs
 
 SENTENCES = [
@@ -187,6 +187,26 @@ def test_gazetteer_longest_multiword_match(tmp_path):
     assert flags[:, 0].tolist() == [0, 0, 0, 1, 1, 0, 0, 1, 1, 1]  # LOC
     assert flags[:, 1].tolist() == [0, 0, 0, 1, 1, 1, 0, 0, 0, 0]  # ORG
     assert flags[:, 2].tolist() == [0, 0, 0, 0, 1, 0, 0, 0, 1, 0]  # PER: york
+
+
+def test_gazetteer_drop_matches_only_in_training():
+    nlp = English()
+    feature = GazetteerFeature(None, ["LOC"], width=5, drop_matches=0.5)
+    feature.set_entries({"LOC": {"paris", "new york"}})
+    doc = nlp.make_doc("Paris and New York and Paris and New York and Paris " * 20)
+    yes = feature.lexicons[0].get("YES")
+    full = feature.extract(doc)
+    assert (feature.extract(doc) == full).all()
+    assert (full == yes).sum() == 20 * 7  # 3 x Paris + 2 x New York per repeat
+    noisy = feature.extract(doc, train=True)
+    kept = int((noisy == yes).sum())
+    assert 0.25 * 140 < kept < 0.75 * 140
+    assert ((noisy == yes) <= (full == yes)).all()
+    # a multi-word match is dropped or kept as a whole
+    starts = [i for i, t in enumerate(doc) if t.text == "New"]
+    assert all(noisy[i, 0] == noisy[i + 1, 0] for i in starts)
+    with pytest.raises(ValueError, match="drop_matches"):
+        GazetteerFeature(None, ["LOC"], width=5, drop_matches=1.0)
 
 
 def test_gazetteer_bad_files(tmp_path):

@@ -1,0 +1,125 @@
+"""Collect a benchmark project run into one results JSON and markdown tables.
+
+usage: python benchmarks/collect_results.py PROJECT_DIR [--json results.json] [--markdown results.md]
+
+Reads PROJECT_DIR/metrics/*.json (written by `spacy evaluate` / benchmarks/evaluate.py),
+PROJECT_DIR/speed/*.json (benchmarks/pipeline_speed.py --json) and
+PROJECT_DIR/metrics/timings.json (benchmarks/timed.py), and prints each of our numbers
+beside the paper's (Tables 4/8, 15 and 16) and spaCy's built-in components. A result
+whose file is missing is listed as "not run", never invented.
+"""
+
+import argparse
+import json
+from pathlib import Path
+from typing import Dict, List, NamedTuple, Optional
+
+
+class Row(NamedTuple):
+    task: str
+    system: str
+    metrics: str  # file name in metrics/
+    key: str  # score key in that file
+    paper: Optional[float]
+    paper_row: str
+
+
+ACCURACY_ROWS: List[Row] = [
+    Row("POS (WSJ 22-24, acc)", "senna SLL", "pos-test.json", "tag_acc", 96.37, "NN+SLL"),
+    Row("POS (WSJ 22-24, acc)", "senna SLL + LM", "pos-lm-test.json", "tag_acc", 97.20,
+        "NN+SLL+LM2"),
+    Row("POS (WSJ 22-24, acc)", "spaCy tagger", "spacy-tagger-test.json", "tag_acc", None, ""),
+    Row("CHUNK (CoNLL-2000, F1)", "senna WLL", "chunk-wll-test.json", "spans_chunks_f", 89.13,
+        "NN+WLL"),
+    Row("CHUNK (CoNLL-2000, F1)", "senna SLL", "chunk-test.json", "spans_chunks_f", 90.33,
+        "NN+SLL"),
+    Row("CHUNK (CoNLL-2000, F1)", "senna SLL + LM", "chunk-lm-test.json", "spans_chunks_f",
+        94.32, "NN+SLL+LM2+POS (SENNA)"),
+    Row("NER (CoNLL-2003 testb, F1)", "senna WLL", "ner-wll-testb.json", "ents_f", 79.53,
+        "NN+WLL"),
+    Row("NER (CoNLL-2003 testb, F1)", "senna SLL", "ner-testb.json", "ents_f", 81.47, "NN+SLL"),
+    Row("NER (CoNLL-2003 testb, F1)", "senna SLL + gazetteer", "ner-gaz-testb.json", "ents_f",
+        None, ""),
+    Row("NER (CoNLL-2003 testb, F1)", "senna SLL + LM", "ner-lm-testb.json", "ents_f", 88.67,
+        "NN+SLL+LM2"),
+    Row("NER (CoNLL-2003 testb, F1)", "spaCy ner", "spacy-ner-testb.json", "ents_f", None, ""),
+    Row("PT0 (WSJ 22-24, F1)", "senna SLL", "pt0-test.json", "spans_pt0_f", 92.25,
+        "SENNA (+LM2)"),
+]
+
+
+def read_json(path: Path) -> Optional[dict]:
+    return json.loads(path.read_text(encoding="utf8")) if path.exists() else None
+
+
+def collect(project: Path) -> Dict:
+    """All numbers of one run, with the paper's beside them."""
+    accuracy = []
+    for row in ACCURACY_ROWS:
+        scores = read_json(project / "metrics" / row.metrics)
+        value = scores.get(row.key) if scores else None
+        accuracy.append(
+            {
+                **row._asdict(),
+                "ours": None if value is None else round(100 * value, 2),
+            }
+        )
+    speed = {
+        path.stem: read_json(path) for path in sorted((project / "speed").glob("*.json"))
+    }
+    timings = read_json(project / "metrics" / "timings.json") or {}
+    return {"accuracy": accuracy, "speed": speed, "timings": timings}
+
+
+def _fmt(value: Optional[float]) -> str:
+    return "not run" if value is None else f"{value:.2f}"
+
+
+def to_markdown(results: Dict) -> str:
+    lines = [
+        "| task | system | ours | paper | paper row |",
+        "|---|---|---|---|---|",
+    ]
+    for r in results["accuracy"]:
+        paper = "–" if r["paper"] is None else f"{r['paper']:.2f}"
+        lines.append(
+            f"| {r['task']} | {r['system']} | {_fmt(r['ours'])} | {paper} | {r['paper_row']} |"
+        )
+    if results["speed"]:
+        lines += [
+            "",
+            "| test set | senna words/s | spaCy words/s | ratio (compare_speed) "
+            "| senna RSS MiB | spaCy RSS MiB |",
+            "|---|---|---|---|---|---|",
+        ]
+        for name, s in results["speed"].items():
+            c, b = s["compare_speed"], s["benchmark_speed"]
+            lines.append(
+                f"| {name} ({s['data']}) | {c['senna_wps']:,.0f} | {c['baseline_wps']:,.0f} "
+                f"| {c['ratio']:.2f}x | {b['senna']['peak_rss_mib']:,.0f} "
+                f"| {b['baseline']['peak_rss_mib']:,.0f} |"
+            )
+    if results["timings"]:
+        lines += ["", "| step | wall time (min) | finished (UTC) |", "|---|---|---|"]
+        for step, t in results["timings"].items():
+            lines.append(f"| {step} | {t['seconds'] / 60:.1f} | {t['finished']} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("project", type=Path)
+    p.add_argument("--json", type=Path)
+    p.add_argument("--markdown", type=Path)
+    args = p.parse_args()
+    results = collect(args.project)
+    markdown = to_markdown(results)
+    print(markdown)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2), encoding="utf8")
+    if args.markdown:
+        args.markdown.write_text(markdown, encoding="utf8")
+
+
+if __name__ == "__main__":
+    main()
