@@ -1,6 +1,6 @@
 """Collect a benchmark project run into one results JSON and markdown tables.
 
-usage: python benchmarks/collect_results.py PROJECT_DIR [--json results.json] [--markdown results.md]
+usage: python benchmarks/collect_results.py PROJECT_DIR [--json FILE] [--markdown FILE]
 
 Reads PROJECT_DIR/metrics/*.json (written by `spacy evaluate` / benchmarks/evaluate.py),
 PROJECT_DIR/speed/*.json (benchmarks/pipeline_speed.py --json) and
@@ -26,25 +26,49 @@ class Row(NamedTuple):
 
 ACCURACY_ROWS: List[Row] = [
     Row("POS (WSJ 22-24, acc)", "senna SLL", "pos-test.json", "tag_acc", 96.37, "NN+SLL"),
-    Row("POS (WSJ 22-24, acc)", "senna SLL + LM", "pos-lm-test.json", "tag_acc", 97.20,
-        "NN+SLL+LM2"),
+    Row(
+        "POS (WSJ 22-24, acc)", "senna SLL + LM", "pos-lm-test.json", "tag_acc", 97.20, "NN+SLL+LM2"
+    ),
     Row("POS (WSJ 22-24, acc)", "spaCy tagger", "spacy-tagger-test.json", "tag_acc", None, ""),
-    Row("CHUNK (CoNLL-2000, F1)", "senna WLL", "chunk-wll-test.json", "spans_chunks_f", 89.13,
-        "NN+WLL"),
-    Row("CHUNK (CoNLL-2000, F1)", "senna SLL", "chunk-test.json", "spans_chunks_f", 90.33,
-        "NN+SLL"),
-    Row("CHUNK (CoNLL-2000, F1)", "senna SLL + LM", "chunk-lm-test.json", "spans_chunks_f",
-        94.32, "NN+SLL+LM2+POS (SENNA)"),
-    Row("NER (CoNLL-2003 testb, F1)", "senna WLL", "ner-wll-testb.json", "ents_f", 79.53,
-        "NN+WLL"),
+    Row(
+        "CHUNK (CoNLL-2000, F1)",
+        "senna WLL",
+        "chunk-wll-test.json",
+        "spans_chunks_f",
+        89.13,
+        "NN+WLL",
+    ),
+    Row(
+        "CHUNK (CoNLL-2000, F1)", "senna SLL", "chunk-test.json", "spans_chunks_f", 90.33, "NN+SLL"
+    ),
+    Row(
+        "CHUNK (CoNLL-2000, F1)",
+        "senna SLL + LM",
+        "chunk-lm-test.json",
+        "spans_chunks_f",
+        94.32,
+        "NN+SLL+LM2+POS (SENNA)",
+    ),
+    Row("NER (CoNLL-2003 testb, F1)", "senna WLL", "ner-wll-testb.json", "ents_f", 79.53, "NN+WLL"),
     Row("NER (CoNLL-2003 testb, F1)", "senna SLL", "ner-testb.json", "ents_f", 81.47, "NN+SLL"),
-    Row("NER (CoNLL-2003 testb, F1)", "senna SLL + gazetteer", "ner-gaz-testb.json", "ents_f",
-        None, ""),
-    Row("NER (CoNLL-2003 testb, F1)", "senna SLL + LM", "ner-lm-testb.json", "ents_f", 88.67,
-        "NN+SLL+LM2"),
+    Row(
+        "NER (CoNLL-2003 testb, F1)",
+        "senna SLL + gazetteer",
+        "ner-gaz-testb.json",
+        "ents_f",
+        None,
+        "",
+    ),
+    Row(
+        "NER (CoNLL-2003 testb, F1)",
+        "senna SLL + LM",
+        "ner-lm-testb.json",
+        "ents_f",
+        88.67,
+        "NN+SLL+LM2",
+    ),
     Row("NER (CoNLL-2003 testb, F1)", "spaCy ner", "spacy-ner-testb.json", "ents_f", None, ""),
-    Row("PT0 (WSJ 22-24, F1)", "senna SLL", "pt0-test.json", "spans_pt0_f", 92.25,
-        "SENNA (+LM2)"),
+    Row("PT0 (WSJ 22-24, F1)", "senna SLL", "pt0-test.json", "spans_pt0_f", 92.25, "SENNA (+LM2)"),
 ]
 
 
@@ -64,9 +88,7 @@ def collect(project: Path) -> Dict:
                 "ours": None if value is None else round(100 * value, 2),
             }
         )
-    speed = {
-        path.stem: read_json(path) for path in sorted((project / "speed").glob("*.json"))
-    }
+    speed = {path.stem: read_json(path) for path in sorted((project / "speed").glob("*.json"))}
     timings = read_json(project / "metrics" / "timings.json") or {}
     return {"accuracy": accuracy, "speed": speed, "timings": timings}
 
