@@ -14,12 +14,13 @@ import srsly
 import torch
 from spacy.tokens import Doc
 from spacy.util import registry
-from thinc.api import Model, PyTorchShim
+from thinc.api import Model
 from thinc.model import deserialize_attr, serialize_attr
 
 from .about import __version__
 from .features import Featurizer
 from .layers.window import SequenceTaggerNet, WindowNetwork, build_criterion, flatten_windows
+from .shim import AveragingPyTorchShim
 
 # bump when the saved layout changes so old pipelines fail loudly instead of mis-tagging
 MODEL_FORMAT = 1
@@ -78,7 +79,9 @@ def build_window_tagger(
             "senna_version": __version__,
         },
     )
-    model.shims.append(PyTorchShim(torch.nn.Identity(), deserialize_model=_deserializer(model)))
+    model.shims.append(
+        AveragingPyTorchShim(torch.nn.Identity(), deserialize_model=_deserializer(model))
+    )
     return model
 
 

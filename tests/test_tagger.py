@@ -268,3 +268,26 @@ def test_spacy_train_cli_uses_entry_points(tmp_path):
         cwd=tmp_path,
     )
     assert "TAG" in result.stdout
+
+
+def test_parameter_averages_are_used_and_restored():
+    """`use_averages = true`: spaCy evaluates and saves model-best under the averages."""
+    from thinc.api import Adam
+
+    nlp = English()
+    nlp.add_pipe("senna_tagger")
+    examples = make_examples(nlp)
+    nlp.initialize(lambda: examples)
+    optimizer = Adam(0.01, use_averages=True)
+    for _ in range(10):
+        nlp.update(examples, sgd=optimizer)
+    net = get_net(nlp.get_pipe("senna_tagger").model)
+    raw = {n: p.detach().clone() for n, p in net.named_parameters()}
+    doc = nlp.make_doc("I like green eggs")
+    raw_scores = nlp.get_pipe("senna_tagger").model.predict([doc])[0].clone()
+    with nlp.use_params(optimizer.averages):
+        inside = {n: p.detach().clone() for n, p in net.named_parameters()}
+        avg_scores = nlp.get_pipe("senna_tagger").model.predict([doc])[0]
+    assert not numpy.allclose(raw_scores.numpy(), avg_scores.numpy())
+    assert any(not (inside[n] == raw[n]).all() for n in raw)
+    assert all((p == raw[n]).all() for n, p in net.named_parameters())
