@@ -24,51 +24,29 @@ class Row(NamedTuple):
     paper_row: str
 
 
+POS = "POS (WSJ 22-24, acc)"
+CHUNK = "CHUNK (CoNLL-2000, F1)"
+NER = "NER (CoNLL-2003 testb, F1)"
+PT0 = "PT0 (WSJ 22-24, F1)"
+WLL_ARGMAX = "senna WLL, per-token argmax (the paper's WLL)"
+WLL_VITERBI = "senna WLL, constrained Viterbi"
+ARGMAX = "per-token argmax"  # key in benchmarks/decoding_ablation.py output
+
 ACCURACY_ROWS: List[Row] = [
-    Row("POS (WSJ 22-24, acc)", "senna SLL", "pos-test.json", "tag_acc", 96.37, "NN+SLL"),
-    Row(
-        "POS (WSJ 22-24, acc)", "senna SLL + LM", "pos-lm-test.json", "tag_acc", 97.20, "NN+SLL+LM2"
-    ),
-    Row("POS (WSJ 22-24, acc)", "spaCy tagger", "spacy-tagger-test.json", "tag_acc", None, ""),
-    Row(
-        "CHUNK (CoNLL-2000, F1)",
-        "senna WLL",
-        "chunk-wll-test.json",
-        "spans_chunks_f",
-        89.13,
-        "NN+WLL",
-    ),
-    Row(
-        "CHUNK (CoNLL-2000, F1)", "senna SLL", "chunk-test.json", "spans_chunks_f", 90.33, "NN+SLL"
-    ),
-    Row(
-        "CHUNK (CoNLL-2000, F1)",
-        "senna SLL + LM",
-        "chunk-lm-test.json",
-        "spans_chunks_f",
-        94.32,
-        "NN+SLL+LM2+POS (SENNA)",
-    ),
-    Row("NER (CoNLL-2003 testb, F1)", "senna WLL", "ner-wll-testb.json", "ents_f", 79.53, "NN+WLL"),
-    Row("NER (CoNLL-2003 testb, F1)", "senna SLL", "ner-testb.json", "ents_f", 81.47, "NN+SLL"),
-    Row(
-        "NER (CoNLL-2003 testb, F1)",
-        "senna SLL + gazetteer",
-        "ner-gaz-testb.json",
-        "ents_f",
-        None,
-        "",
-    ),
-    Row(
-        "NER (CoNLL-2003 testb, F1)",
-        "senna SLL + LM",
-        "ner-lm-testb.json",
-        "ents_f",
-        88.67,
-        "NN+SLL+LM2",
-    ),
-    Row("NER (CoNLL-2003 testb, F1)", "spaCy ner", "spacy-ner-testb.json", "ents_f", None, ""),
-    Row("PT0 (WSJ 22-24, F1)", "senna SLL", "pt0-test.json", "spans_pt0_f", 92.25, "SENNA (+LM2)"),
+    Row(POS, "senna SLL", "pos-test.json", "tag_acc", 96.37, "NN+SLL"),
+    Row(POS, "senna SLL + LM", "pos-lm-test.json", "tag_acc", 97.20, "NN+SLL+LM2"),
+    Row(POS, "spaCy tagger", "spacy-tagger-test.json", "tag_acc", None, ""),
+    Row(CHUNK, WLL_ARGMAX, "chunk-wll-decoding.json", ARGMAX, 89.13, "NN+WLL"),
+    Row(CHUNK, WLL_VITERBI, "chunk-wll-test.json", "spans_chunks_f", None, ""),
+    Row(CHUNK, "senna SLL", "chunk-test.json", "spans_chunks_f", 90.33, "NN+SLL"),
+    Row(CHUNK, "senna SLL + LM", "chunk-lm-test.json", "spans_chunks_f", 94.32, "SENNA"),
+    Row(NER, WLL_ARGMAX, "ner-wll-decoding.json", ARGMAX, 79.53, "NN+WLL"),
+    Row(NER, WLL_VITERBI, "ner-wll-testb.json", "ents_f", None, ""),
+    Row(NER, "senna SLL", "ner-testb.json", "ents_f", 81.47, "NN+SLL"),
+    Row(NER, "senna SLL + gazetteer", "ner-gaz-testb.json", "ents_f", None, ""),
+    Row(NER, "senna SLL + LM", "ner-lm-testb.json", "ents_f", 88.67, "NN+SLL+LM2"),
+    Row(NER, "spaCy ner", "spacy-ner-testb.json", "ents_f", None, ""),
+    Row(PT0, "senna SLL", "pt0-test.json", "spans_pt0_f", 92.25, "SENNA (+LM2)"),
 ]
 
 
