@@ -20,7 +20,7 @@ from thinc.model import deserialize_attr, serialize_attr
 from .about import __version__
 from .features import Featurizer
 from .layers.window import SequenceTaggerNet, WindowNetwork, build_criterion, flatten_windows
-from .shim import AveragingPyTorchShim
+from .shim import SennaPyTorchShim
 
 # bump when the saved layout changes so old pipelines fail loudly instead of mis-tagging
 MODEL_FORMAT = 1
@@ -80,7 +80,7 @@ def build_window_tagger(
         },
     )
     model.shims.append(
-        AveragingPyTorchShim(torch.nn.Identity(), deserialize_model=_deserializer(model))
+        SennaPyTorchShim(torch.nn.Identity(), deserialize_model=_deserializer(model))
     )
     return model
 

@@ -1,21 +1,41 @@
-"""A PyTorch shim whose `use_params` understands Thinc's parameter averages.
+"""The PyTorch shim of every senna model: Thinc's, with two fixes.
 
-Thinc's optimizer keys a PyTorch parameter as `(shim.id, name)`, but
-`PyTorchShim.use_params` only looks for `"pytorch_<id>_<name>"` keys, so with
-`[training.optimizer] use_averages = true` spaCy would evaluate and save `model-best`
-with the raw weights while the averages were silently ignored. This shim swaps the
-averaged values in for the duration of the context and restores the raw ones after.
+1. Parameter averages. Thinc's optimizer keys a PyTorch parameter as `(shim.id, name)`,
+   but `PyTorchShim.use_params` only looks for `"pytorch_<id>_<name>"` keys, so with
+   `[training.optimizer] use_averages = true` spaCy would evaluate and save `model-best`
+   with the raw weights while the averages were silently ignored. Here the averaged
+   values are swapped in for the duration of the context and the raw ones restored after.
+2. Memory. `PyTorchShim.finish_update` replaces each parameter's storage with a tensor
+   wrapped (through DLPack) around the optimizer's output, which wraps the previous
+   storage: with Adam, resident memory grew by ~1 MB per update (a 10k-step WSJ run was
+   killed at 21 GB). Here the optimizer updates NumPy views of the parameters and
+   gradients, and the result is copied back into the same storage when it is a new array.
 """
 
 import contextlib
 from typing import Dict, Iterator
 
+import numpy
 import torch
-from thinc.api import PyTorchShim
+from thinc.api import Optimizer, PyTorchShim
 from thinc.util import xp2torch
 
 
-class AveragingPyTorchShim(PyTorchShim):
+class SennaPyTorchShim(PyTorchShim):
+    def finish_update(self, optimizer: Optimizer) -> None:
+        with torch.no_grad():
+            for name, param in self._model.named_parameters():
+                if param.grad is None:
+                    continue
+                if param.device.type != "cpu":
+                    super().finish_update(optimizer)
+                    return
+                weights = param.data.numpy()
+                updated, _ = optimizer((self.id, name), weights, param.grad.numpy())
+                if updated is not weights and not numpy.shares_memory(updated, weights):
+                    param.data.copy_(torch.from_numpy(numpy.ascontiguousarray(updated)))
+                param.grad.zero_()
+
     @contextlib.contextmanager
     def use_params(self, params: Dict) -> Iterator[None]:
         named = dict(self._model.named_parameters())
