@@ -23,16 +23,15 @@ from thinc.util import xp2torch
 
 class SennaPyTorchShim(PyTorchShim):
     def finish_update(self, optimizer: Optimizer) -> None:
+        params = [(n, p) for n, p in self._model.named_parameters() if p.grad is not None]
+        if any(p.device.type != "cpu" for _, p in params):
+            super().finish_update(optimizer)
+            return
         with torch.no_grad():
-            for name, param in self._model.named_parameters():
-                if param.grad is None:
-                    continue
-                if param.device.type != "cpu":
-                    super().finish_update(optimizer)
-                    return
+            for name, param in params:
                 weights = param.data.numpy()
                 updated, _ = optimizer((self.id, name), weights, param.grad.numpy())
-                if updated is not weights and not numpy.shares_memory(updated, weights):
+                if not numpy.shares_memory(updated, weights):
                     param.data.copy_(torch.from_numpy(numpy.ascontiguousarray(updated)))
                 param.grad.zero_()
 
