@@ -1,5 +1,7 @@
-"""Thinc wrapping of the torch networks: List[Doc] -> (emissions, lengths).
+"""Thinc wrapping of the torch networks: docs -> (emissions, lengths) per sequence.
 
+A sequence is a sentence (window network: POS, CHUNK, NER) or a (sentence, predicate)
+pair (sentence network: SRL, whose input is a list of (doc, predicate indices) pairs).
 The registered architectures build a Thinc `Model` whose single PyTorch shim holds the
 whole network, criterion (CRF) included, so one optimizer step and one serialized blob
 cover every parameter. The torch module is built in `initialize`, once the feature
@@ -19,6 +21,7 @@ from thinc.model import deserialize_attr, serialize_attr
 
 from .about import __version__
 from .features import Featurizer
+from .layers.sentence import SentenceNetwork
 from .layers.window import SequenceTaggerNet, WindowNetwork, build_criterion, flatten_windows
 from .shim import SennaPyTorchShim
 
@@ -85,18 +88,84 @@ def build_window_tagger(
     return model
 
 
-def _build_net(model: Model, with_initial_tables: bool) -> SequenceTaggerNet:
+@registry.architectures("spacy-senna.SentenceTagger.v1")
+def build_sentence_tagger(
+    features: Dict[str, Any],
+    window_size: int = 5,
+    conv_width: int = 300,
+    hidden_width: int = 500,
+    distance_width: int = 5,
+    max_distance: int = 30,
+    criterion: str = "sll",
+    constrain_training: bool = False,
+    nO: Optional[int] = None,
+) -> Model[List[Tuple[Doc, List[int]]], "Sequences"]:
+    """SENNA's sentence (convolutional) network (paper §3.3.2, Table 5), used for SRL:
+    scores every tag of every word, once per (sentence, predicate) pair.
+
+    features (Dict[str, Feature]): named discrete word features, as for the window tagger.
+    window_size (int): convolution width (paper: 5).
+    conv_width (int): convolution units before the max over time (paper: 300).
+    hidden_width (int): hidden units after the max (paper: 500).
+    distance_width (int): width of the distance-to-predicate and distance-to-word lookup
+        tables (not given in the paper; 5 like its other small features).
+    max_distance (int): distances are clipped to +-max_distance (SENNA clips too).
+    criterion (str): "sll" (CRF per predicate, paper's choice) or "wll".
+    constrain_training (bool): apply the tag scheme's constraints in training too.
+    nO (Optional[int]): number of tags; inferred from the component's labels.
+    """
+    if criterion not in ("sll", "wll"):
+        raise ValueError(f"criterion must be 'sll' or 'wll', got '{criterion}'")
+    model: Model = Model(
+        "senna_sentence_tagger",
+        forward_sentences,
+        init=init,
+        dims={"nO": nO},
+        attrs={
+            "featurizer": Featurizer(features),
+            "window_size": window_size,
+            "conv_width": conv_width,
+            "hidden_width": hidden_width,
+            "distance_width": distance_width,
+            "max_distance": max_distance,
+            "criterion": criterion,
+            "constrain_training": constrain_training,
+            "tag_constraints": None,
+            "dropout_rate": 0.0,
+            "format": MODEL_FORMAT,
+            "senna_version": __version__,
+        },
+    )
+    model.shims.append(
+        SennaPyTorchShim(torch.nn.Identity(), deserialize_model=_deserializer(model))
+    )
+    return model
+
+
+def _build_scorer(model: Model, with_initial_tables: bool) -> torch.nn.Module:
     featurizer: Featurizer = model.attrs["featurizer"]
-    n_tags = model.get_dim("nO")
-    scorer = WindowNetwork(
+    common = dict(
         table_sizes=featurizer.table_sizes,
         widths=featurizer.widths,
-        n_tags=n_tags,
+        n_tags=model.get_dim("nO"),
         window_size=model.attrs["window_size"],
         hidden_width=model.attrs["hidden_width"],
         dropout=model.attrs["dropout_rate"],
         initial_tables=featurizer.initial_tables() if with_initial_tables else None,
     )
+    if model.name == "senna_sentence_tagger":
+        return SentenceNetwork(
+            conv_width=model.attrs["conv_width"],
+            distance_width=model.attrs["distance_width"],
+            max_distance=model.attrs["max_distance"],
+            **common,
+        )
+    return WindowNetwork(**common)
+
+
+def _build_net(model: Model, with_initial_tables: bool) -> SequenceTaggerNet:
+    n_tags = model.get_dim("nO")
+    scorer = _build_scorer(model, with_initial_tables)
     criterion = build_criterion(
         model.attrs["criterion"],
         n_tags,
@@ -145,6 +214,7 @@ class Sequences(NamedTuple):
     emissions: torch.Tensor  # (n_sequences, T, n_tags)
     lengths: torch.Tensor  # (n_sequences,)
     bounds: List[List[Tuple[int, int]]]  # per doc: (start, end) token span of each sequence
+    predicates: Optional[List[List[int]]] = None  # per doc: predicate token of each sequence
 
 
 def sequence_bounds(doc: Doc) -> List[Tuple[int, int]]:
@@ -193,3 +263,59 @@ def forward(model: Model, docs: List[Doc], is_train: bool):
 
 def _no_backprop(_):
     raise ValueError("This senna model output was computed without gradients.")
+
+
+def featurize_predicates(model: Model, pairs: Sequence[Tuple[Doc, List[int]]], train: bool):
+    """Flat ids and sentence index of every sentence holding a predicate, and per row
+    (one per predicate): its sentence, predicate offset in it, and length."""
+    featurizer: Featurizer = model.attrs["featurizer"]
+    pieces: List = []
+    row_sentence, row_predicate, lengths = [], [], []
+    bounds: List[List[Tuple[int, int]]] = []
+    predicates: List[List[int]] = []
+    for doc, doc_predicates in pairs:
+        doc_bounds: List[Tuple[int, int]] = []
+        if doc_predicates:
+            ids = featurizer.extract(doc, train)
+            piece_of = {}
+            for p in doc_predicates:
+                if not 0 <= p < len(doc):
+                    raise ValueError(f"Predicate index {p} is outside the doc ({len(doc)} tokens).")
+                sent = doc[p].sent if doc.has_annotation("SENT_START") else doc[:]
+                if sent.start not in piece_of:
+                    piece_of[sent.start] = len(pieces)
+                    pieces.append(ids[sent.start : sent.end])
+                row_sentence.append(piece_of[sent.start])
+                row_predicate.append(p - sent.start)
+                lengths.append(len(sent))
+                doc_bounds.append((sent.start, sent.end))
+        bounds.append(doc_bounds)
+        predicates.append(list(doc_predicates))
+    flat, index = flatten_windows(pieces, model.attrs["window_size"] // 2)
+    rows = torch.tensor([row_sentence, row_predicate, lengths], dtype=torch.long).reshape(3, -1)
+    tensors = (torch.from_numpy(flat), torch.from_numpy(index), rows[0], rows[1], rows[2])
+    return tensors, bounds, predicates
+
+
+def forward_sentences(model: Model, pairs: List[Tuple[Doc, List[int]]], is_train: bool):
+    net = get_net(model)
+    inputs, bounds, predicates = featurize_predicates(model, pairs, is_train)
+    lengths = inputs[-1]
+    net.scorer.dropout.p = model.attrs["dropout_rate"]
+    net.train(is_train)
+    if not is_train or not len(lengths):
+        with torch.no_grad():
+            emissions = net.scorer(*inputs)
+        done = _no_backprop if not is_train else _nothing_to_backprop
+        return Sequences(emissions, lengths, bounds, predicates), done
+    emissions = net.scorer(*inputs)
+
+    def backprop(d_emissions: torch.Tensor) -> List:
+        emissions.backward(d_emissions)
+        return []
+
+    return Sequences(emissions, lengths, bounds, predicates), backprop
+
+
+def _nothing_to_backprop(_) -> List:
+    return []

@@ -144,6 +144,11 @@ class SequenceLabeler(TrainablePipe):
     def set_annotations(self, docs: Iterable[Doc], tag_ids: List[numpy.ndarray]) -> None:
         raise NotImplementedError
 
+    def model_input(self, docs: List[Doc]) -> List:
+        """What the model reads: the docs (one sequence per sentence); SRL pairs each doc
+        with its predicates (one sequence per predicate)."""
+        return docs
+
     # -- prediction -----------------------------------------------------------------------
 
     def __call__(self, doc: Doc) -> Doc:
@@ -163,7 +168,7 @@ class SequenceLabeler(TrainablePipe):
         self._check_inputs(docs)
         if not any(len(doc) for doc in docs):
             return [numpy.zeros(0, dtype="int64") for _ in docs]
-        scores = self.model.predict(docs)
+        scores = self.model.predict(self.model_input(docs))
         paths = get_net(self.model).criterion.decode(scores.emissions, scores.lengths).numpy()
         rows = [paths[i, :n] for i, n in enumerate(scores.lengths.tolist())]
         return [
@@ -205,7 +210,8 @@ class SequenceLabeler(TrainablePipe):
             return losses
         set_dropout_rate(self.model, drop)
         with torch_threads():
-            scores, backprop = self.model.begin_update([eg.predicted for eg in examples])
+            docs = [eg.predicted for eg in examples]
+            scores, backprop = self.model.begin_update(self.model_input(docs))
             loss, d_scores = self.get_loss(examples, scores)
             backprop(d_scores)
             if sgd is not None:

@@ -79,7 +79,7 @@ class SpanLabeler(SequenceLabeler):
         k = self.cfg["kbest"]
         if not any(len(doc) for doc in docs):
             return [[([], numpy.zeros(0, dtype="float32"))] * k for _ in docs]
-        scores = self.model.predict(docs)
+        scores = self.model.predict(self.model_input(docs))
         emissions, lengths = scores.emissions, scores.lengths
         crf = get_net(self.model).criterion
         paths, _ = crf.kbest(emissions, lengths, k)

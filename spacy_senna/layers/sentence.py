@@ -1,0 +1,179 @@
+"""SENNA's sentence approach network for SRL (paper §3.3.2, Figures 2-3; §9).
+
+One row per (sentence, predicate). Every word w of the row is scored from the whole
+sentence: each position t gets its lookup features plus its distance to the predicate
+(t - pos_v) and to the word being tagged (t - pos_w); a convolution over window-size
+positions, max over t, Linear -> HardTanh -> Linear gives the scores of word w.
+
+The convolution is linear, so it is split into three exact blocks (SENNA's speed trick):
+the word features are convolved once per sentence, and each distance block once per
+clipped offset into a table that rows and words then index. Only the max over t is
+O(T^2) per row; it runs in row blocks of bounded memory and backpropagates by scattering
+into the winning positions, without materialising the (rows, T, T, units) tensor twice.
+Batch padding costs nothing: the max runs on length-sorted row blocks cut to their own
+longest row, and the layers after it see real words only.
+"""
+
+import math
+from typing import Optional, Sequence
+
+import numpy
+import torch
+from torch import Tensor, nn
+
+from .lookup import FeatureLookup
+
+
+class _MaxOverPositions(torch.autograd.Function):
+    """out[r, w] = max_{t < n_r} (rows[r, t] + table[offset_ids[w, t]]) for w < n_r, per unit.
+
+    Rows are processed shortest first in blocks of at most `max_elements` (rows x n x n x
+    units), each block cut to its own longest row, so batch padding costs nothing.
+    Positions w >= n_r are left at 0.
+    """
+
+    @staticmethod
+    def forward(
+        ctx, rows: Tensor, table: Tensor, offset_ids: Tensor, lengths: Tensor, max_elements: int
+    ):
+        R, T, C = rows.shape
+        by_word = table[offset_ids]  # (T_w, T_t, C)
+        values = rows.new_zeros(R, T, C)
+        argmax = torch.zeros(R, T, C, dtype=torch.long, device=rows.device)
+        order = torch.argsort(lengths)
+        sorted_lengths = lengths[order].tolist()
+        i = 0
+        while i < R:
+            j = i + 1
+            while j < R and (j + 1 - i) * sorted_lengths[j] ** 2 * C <= max_elements:
+                j += 1
+            n = sorted_lengths[j - 1]
+            block = order[i:j]
+            chunk = rows[block, None, :n, :] + by_word[None, :n, :n]
+            best, where = torch.max(chunk, dim=2)
+            values[block, :n] = best
+            argmax[block, :n] = where
+            i = j
+        ctx.save_for_backward(argmax, offset_ids, lengths)
+        ctx.table_rows = table.shape[0]
+        return values
+
+    @staticmethod
+    def backward(ctx, grad: Tensor):
+        argmax, offset_ids, lengths = ctx.saved_tensors
+        R, T, C = argmax.shape
+        padding = torch.arange(T, device=grad.device)[None, :] >= lengths[:, None]
+        grad = grad.masked_fill(padding[:, :, None], 0.0).contiguous()
+        d_rows = torch.zeros_like(grad).scatter_add_(1, argmax, grad)
+        # table row used by (r, w, c) = offset_ids[w, argmax[r, w, c]]
+        used = offset_ids.gather(1, argmax.permute(1, 0, 2).reshape(T, R * C))
+        used = used.reshape(T, R, C).permute(1, 0, 2).reshape(-1, C)
+        d_table = grad.new_zeros(ctx.table_rows, C).scatter_add_(0, used, grad.reshape(-1, C))
+        return d_rows, d_table, None, None, None
+
+
+class SentenceNetwork(nn.Module):
+    """Lookups + distance features -> convolution -> max over time -> Linear -> HardTanh
+    -> Linear(n_tags), for every word of every (sentence, predicate) row.
+
+    :param table_sizes: rows of each word-feature lookup table (PADDING = 0, UNKNOWN = 1).
+    :param widths: embedding width of each word-feature table.
+    :param conv_width: convolution units n^1_hu (paper: 300).
+    :param hidden_width: units after the max, n^2_hu (paper: 500).
+    :param distance_width: width of the two distance lookup tables (not in the paper: 5).
+    :param max_distance: distances are clipped to +-max_distance (SENNA clips; value ours).
+    :param max_block_elements: bound on the (rows, T, T, units) block of the max.
+
+    *Shape:* flat ids ``(n_rows, K)``, sentence index ``(S, T)``, row sentence ``(R,)``,
+    row predicate ``(R,)``, row lengths ``(R,)`` -> scores ``(R, T, n_tags)``
+    """
+
+    def __init__(
+        self,
+        *,
+        table_sizes: Sequence[int],
+        widths: Sequence[int],
+        n_tags: int,
+        window_size: int = 5,
+        conv_width: int = 300,
+        hidden_width: int = 500,
+        distance_width: int = 5,
+        max_distance: int = 30,
+        dropout: float = 0.0,
+        initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
+        max_block_elements: int = 1 << 25,
+    ):
+        super().__init__()
+        if window_size < 1 or window_size % 2 == 0:
+            raise ValueError(f"window_size must be odd and positive, got {window_size}")
+        if max_distance < 1:
+            raise ValueError(f"max_distance must be at least 1, got {max_distance}")
+        self.lookup = FeatureLookup(
+            table_sizes=table_sizes, widths=widths, initial_tables=initial_tables
+        )
+        self.half_window = window_size // 2
+        self.max_distance = max_distance
+        self.max_block_elements = max_block_elements
+        self.n_tags = n_tags
+        n_offsets = 2 * max_distance + 1
+        self.verb_distance = nn.Embedding(n_offsets, distance_width)
+        self.word_distance = nn.Embedding(n_offsets, distance_width)
+        self.conv = nn.Conv1d(self.lookup.width, conv_width, window_size)
+        self.verb_conv = nn.Parameter(torch.empty(conv_width, distance_width, window_size))
+        self.word_conv = nn.Parameter(torch.empty(conv_width, distance_width, window_size))
+        # one convolution over the concatenated inputs, fan-in = window x input width
+        bound = 1.0 / math.sqrt(window_size * (self.lookup.width + 2 * distance_width))
+        for weight in (self.conv.weight, self.conv.bias, self.verb_conv, self.word_conv):
+            nn.init.uniform_(weight, -bound, bound)
+        for table in (self.verb_distance, self.word_distance):
+            nn.init.uniform_(table.weight, -1.0, 1.0)
+        self.hidden = nn.Linear(conv_width, hidden_width)
+        self.dropout = nn.Dropout(dropout)
+        self.output = nn.Linear(hidden_width, n_tags)
+
+    def offset_table(self, table: nn.Embedding, weight: Tensor) -> Tensor:
+        """(2 * (max_distance + half_window) + 1, conv_width): the distance block of the
+        convolution centred at offset d from the anchor, for every d that clipping
+        distinguishes (pads continue the distances, as in SENNA)."""
+        h, m = self.half_window, self.max_distance
+        reach = m + h
+        device = weight.device
+        offsets = torch.arange(-reach, reach + 1, device=device)[:, None]
+        window = torch.arange(-h, h + 1, device=device)[None, :]
+        ids = (offsets + window).clamp(-m, m) + m  # (D, window)
+        return torch.einsum("dkc,ock->do", table(ids), weight)
+
+    def _offset_ids(self, offsets: Tensor) -> Tensor:
+        reach = self.max_distance + self.half_window
+        return offsets.clamp(-reach, reach) + reach
+
+    def forward(
+        self,
+        flat_ids: Tensor,
+        sentence_index: Tensor,
+        row_sentence: Tensor,
+        row_predicate: Tensor,
+        row_lengths: Tensor,
+    ) -> Tensor:
+        R = row_sentence.shape[0]
+        T = sentence_index.shape[1]
+        if R == 0 or T == 0:
+            return torch.zeros(R, T, self.n_tags, device=flat_ids.device)
+        x = self.lookup(flat_ids).T[None]  # (1, width, n_rows)
+        words = self.conv(x)[0].T[sentence_index]  # (S, T, C), once per sentence
+        positions = torch.arange(T, device=flat_ids.device)
+        verb = self.offset_table(self.verb_distance, self.verb_conv)
+        rows = (
+            words[row_sentence] + verb[self._offset_ids(positions[None] - row_predicate[:, None])]
+        )
+        padding = positions[None, :] >= row_lengths[:, None]
+        rows = rows.masked_fill(padding[:, :, None], float("-inf"))
+        word = self.offset_table(self.word_distance, self.word_conv)
+        word_offsets = self._offset_ids(positions[None, :] - positions[:, None])  # (w, t)
+        pooled = _MaxOverPositions.apply(
+            rows, word, word_offsets, row_lengths, self.max_block_elements
+        )  # (R, T, C)
+        real = ~padding
+        hidden = nn.functional.hardtanh(self.hidden(pooled[real]))
+        scores = self.output(self.dropout(hidden))
+        return scores.new_zeros(R, T, self.n_tags).masked_scatter(real[:, :, None], scores)
