@@ -1,0 +1,100 @@
+"""SRL argument P/R/F with CoNLL-2005 `srl-eval.pl` counting (paper §1.4, §9).
+
+Per predicate, the arguments are the labelled spans except the predicate itself (`V`);
+a continuation `C-X` joins the preceding `X` into one discontinuous argument, which is
+correct only when its label and every piece match. Reference-style `R-X` arguments count
+on their own. This is a re-implementation of the official script's counting (the Perl
+script is not bundled), checked against hand-counted cases in the tests.
+"""
+
+from collections import Counter
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Tuple
+
+from spacy.tokens import Doc
+from spacy.training import Example
+from spacy.util import registry
+
+from .pipeline.srl import frame_keys
+from .tags import Chunk
+
+Argument = Tuple[str, FrozenSet[Tuple[int, int]]]
+EXCLUDED = ("V", "C-V")
+
+
+def frame_arguments(chunks: Iterable[Chunk]) -> Counter:
+    """Counter of arguments (label, pieces) of one frame, C-X joined to its X."""
+    args: List[Tuple[str, List[Tuple[int, int]]]] = []
+    for label, start, end in sorted(chunks, key=lambda c: (c[1], c[2])):
+        if label in EXCLUDED:
+            continue
+        if label.startswith("C-"):
+            base = label[2:]
+            for previous in reversed(args):
+                if previous[0] == base:
+                    previous[1].append((start, end))
+                    break
+            else:
+                args.append((label, [(start, end)]))
+            continue
+        args.append((label, [(start, end)]))
+    return Counter((label, frozenset(pieces)) for label, pieces in args)
+
+
+def _predicted_index(example: Example, ref_index: int) -> Optional[int]:
+    aligned = example.alignment.y2x[ref_index]
+    return int(aligned[0]) if len(aligned) == 1 else None
+
+
+def _frames(doc: Doc, spans_key: str) -> Dict[int, List[Chunk]]:
+    return {
+        i: [(s.label_, s.start, s.end) for s in doc.spans[key]]
+        for i, key in frame_keys(doc, spans_key)
+    }
+
+
+def score_srl(examples: Iterable[Example], *, spans_key: str = "srl", **_) -> Dict[str, Any]:
+    """`srl_p`, `srl_r`, `srl_f` (0-1, like spaCy's scores) and `srl_per_type`."""
+    correct: Counter = Counter()
+    n_gold: Counter = Counter()
+    n_found: Counter = Counter()
+    for eg in examples:
+        found = _frames(eg.predicted, spans_key)
+        for ref_index, key in frame_keys(eg.reference, spans_key):
+            aligned = eg.get_aligned_spans_y2x(eg.reference.spans[key], allow_overlap=True)
+            gold = frame_arguments((s.label_, s.start, s.end) for s in aligned)
+            predicate = _predicted_index(eg, ref_index)
+            guess = frame_arguments(found.pop(predicate, [])) if predicate is not None else {}
+            _count(gold, guess, correct, n_gold, n_found)
+        for chunks in found.values():  # frames of predicates the reference does not have
+            _count(Counter(), frame_arguments(chunks), correct, n_gold, n_found)
+    has_any = sum(n_gold.values()) + sum(n_found.values()) > 0
+    if not has_any:
+        return {"srl_p": None, "srl_r": None, "srl_f": None, "srl_per_type": None}
+    per_type = {
+        label: _prf(correct[label], n_gold[label], n_found[label])
+        for label in sorted(set(n_gold) | set(n_found))
+    }
+    total = _prf(sum(correct.values()), sum(n_gold.values()), sum(n_found.values()))
+    return {"srl_p": total["p"], "srl_r": total["r"], "srl_f": total["f"], "srl_per_type": per_type}
+
+
+def _count(gold: Counter, guess: Counter, correct: Counter, n_gold: Counter, n_found: Counter):
+    for (label, _), n in gold.items():
+        n_gold[label] += n
+    for (label, _), n in guess.items():
+        n_found[label] += n
+    for arg, n in (gold & guess).items():
+        correct[arg[0]] += n
+
+
+def _prf(n_correct: int, n_gold: int, n_found: int) -> Dict[str, float]:
+    p = n_correct / n_found if n_found else 0.0
+    r = n_correct / n_gold if n_gold else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"p": p, "r": r, "f": f}
+
+
+@registry.scorers("spacy-senna.srl_scorer.v1")
+def make_srl_scorer() -> Any:
+    """Argument P/R/F of senna_srl frames (`srl_f`), srl-eval.pl counting."""
+    return score_srl
