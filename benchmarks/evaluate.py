@@ -1,10 +1,12 @@
 """Evaluate a pipeline on gold tokens, optionally with gold input attributes (cascades).
 
-usage: python benchmarks/evaluate.py PIPELINE DATA.spacy [--copy-attrs tag_] [--output FILE]
+usage: python benchmarks/evaluate.py PIPELINE DATA.spacy [--copy-attrs tag_]
+       [--copy-spans srl_predicates] [--output FILE]
 
 Like `spacy evaluate --gold-preproc`, but reads the data with spacy-senna.Corpus.v1 so
 that `--copy-attrs tag_` gives a chunker the corpus' POS tags as input: the paper's
-setup (§6.3, CoNLL-provided POS). Without it a preceding senna_tagger must supply them.
+setup (§6.3, CoNLL-provided POS), and `--copy-spans srl_predicates` gives senna_srl the
+given predicates. Without them a preceding senna_tagger must supply the tags.
 Prints the scores and writes them as JSON.
 """
 
@@ -22,10 +24,13 @@ def main() -> None:
     p.add_argument("pipeline")
     p.add_argument("data")
     p.add_argument("--copy-attrs", nargs="*", default=[])
+    p.add_argument("--copy-spans", nargs="*", default=[])
     p.add_argument("--output")
     args = p.parse_args()
     nlp = spacy.load(args.pipeline)
-    corpus = create_corpus_with_inputs(args.data, copy_attrs=args.copy_attrs, gold_preproc=True)
+    corpus = create_corpus_with_inputs(
+        args.data, copy_attrs=args.copy_attrs, copy_spans=args.copy_spans, gold_preproc=True
+    )
     scores = nlp.evaluate(list(corpus(nlp)))
     keys = [k for k in scores if k.endswith(("_f", "_p", "_r", "_acc")) or k == "speed"]
     for key in keys:

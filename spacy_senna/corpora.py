@@ -164,6 +164,69 @@ def read_conll2003(path: Path, vocab: Vocab) -> Iterator[Doc]:
         yield doc
 
 
+def _start_end_spans(path: Path, rows: list[Row], col: int) -> list[tuple[str, int, int]]:
+    """Spans of one Start-End column (`(A0*`, `*`, `*)`, `(V*)`); non-nested, as in props."""
+    spans: list[tuple[str, int, int]] = []
+    open_label, open_start = None, 0
+    for i, (lineno, columns) in enumerate(rows):
+        value = columns[col]
+        star = value.find("*")
+        opening, closing = value[:star], value[star + 1 :]
+        if star < 0 or closing not in ("", ")") or (opening and not opening.startswith("(")):
+            raise ValueError(
+                f"{path}:{lineno}: expected a Start-End tag like (A0*, * or *), found {value!r}"
+            )
+        if opening:
+            if open_label is not None:
+                raise ValueError(
+                    f"{path}:{lineno}: argument {opening[1:]!r} opens inside {open_label!r}"
+                )
+            open_label, open_start = opening[1:], i
+            if not open_label:
+                raise ValueError(f"{path}:{lineno}: argument without a label in {value!r}")
+        if closing:
+            if open_label is None:
+                raise ValueError(f"{path}:{lineno}: `*)` closes no open argument")
+            spans.append((open_label, open_start, i + 1))
+            open_label = None
+    if open_label is not None:
+        raise ValueError(f"{path}:{rows[-1][0]}: argument {open_label!r} is never closed")
+    return spans
+
+
+def read_conll2005(path: Path, vocab: Vocab) -> Iterator[Doc]:
+    """CoNLL-2005 SRL `WORD POS PARSE NE SENSE TARGET PROPS...` lines -> `tag_`,
+    `doc.spans["srl_predicates"]` (labelled with the target lemma) and one frame per
+    target, `doc.spans["srl:<token index>"]`, holding its arguments (V included)."""
+    for rows in _sentences(path, str.split):
+        first_line = rows[0][0]
+        width = len(rows[0][1])
+        for lineno, columns in rows:
+            if len(columns) != width or width < 6:
+                raise ValueError(
+                    f"{path}:{lineno}: expected the same number (>= 6) of space-separated "
+                    f"columns on every line of a sentence (WORD POS PARSE NE SENSE TARGET "
+                    f"PROPS...), found {len(columns)} (the sentence starts with {width})"
+                )
+        targets = [i for i, (_, columns) in enumerate(rows) if columns[5] != "-"]
+        if len(targets) != width - 6:
+            raise ValueError(
+                f"{path}:{first_line}: the sentence marks {len(targets)} target verbs in "
+                f"column 6 but has {width - 6} argument columns"
+            )
+        doc = _make_doc(vocab, [c[0] for _, c in rows], tags=[c[1] for _, c in rows])
+        doc.spans["srl_predicates"] = [Span(doc, i, i + 1, label=rows[i][1][5]) for i in targets]
+        for k, target in enumerate(targets):
+            arguments = _start_end_spans(path, rows, 6 + k)
+            if not any(lab == "V" and start <= target < end for lab, start, end in arguments):
+                raise ValueError(
+                    f"{path}:{rows[target][0]}: target {rows[target][1][0]!r} is not inside "
+                    f"the V argument of its column ({6 + k + 1})"
+                )
+            doc.spans[f"srl:{target}"] = [Span(doc, s, e, label=lab) for lab, s, e in arguments]
+        yield doc
+
+
 _CONLLU_COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
 
 
@@ -209,4 +272,5 @@ CONVERTERS: dict[str, Callable[[Path, Vocab], Iterator[Doc]]] = {
     "conll2000": read_conll2000,
     "conll2003": read_conll2003,
     "wsj-pt0": read_wsj_pt0,
+    "conll2005": read_conll2005,
 }

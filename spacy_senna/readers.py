@@ -1,13 +1,14 @@
 """A corpus reader for cascades: gold token attributes (e.g. `tag_`) stay on the input docs.
 
-SENNA's chunker, PT0 and SRL networks read POS (or PT0) tags as input features. The paper
-trained and evaluated them on the tags the CoNLL data provides (§6.3); `spacy.Corpus.v1`
-hands components bare words, so this reader copies the named attributes from each
-reference doc onto its predicted doc. At run time a preceding senna_tagger supplies them.
+SENNA's chunker, PT0 and SRL networks read POS (or PT0) tags as input features, and SRL
+labels given predicates. The paper trained and evaluated them on what the CoNLL data
+provides (§6.3, §9); `spacy.Corpus.v1` hands components bare words, so this reader copies
+the named attributes and span groups from each reference doc onto its predicted doc.
+At run time a preceding component (e.g. senna_tagger) supplies them.
 """
 
 from pathlib import Path
-from typing import Callable, Iterable, List, Optional, Union
+from typing import Callable, Iterable, List, Optional, Sequence, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -21,6 +22,7 @@ _ANNOTATION = {"tag_": "TAG", "pos_": "POS", "lemma_": "LEMMA", "morph": "MORPH"
 def create_corpus_with_inputs(
     path: Union[str, Path],
     copy_attrs: List[str] = ["tag_"],
+    copy_spans: List[str] = [],
     gold_preproc: bool = False,
     max_length: int = 0,
     limit: int = 0,
@@ -31,6 +33,7 @@ def create_corpus_with_inputs(
 
     path (Union[str, Path]): a .spacy file or a directory of them.
     copy_attrs (List[str]): token attributes to copy: any of tag_, pos_, lemma_, morph.
+    copy_spans (List[str]): span groups to copy, e.g. ["srl_predicates"] for SRL.
     gold_preproc (bool): keep the corpus' own tokens instead of re-tokenizing its text
         (use it for pre-tokenized benchmark data). Unlike spacy.Corpus.v1's option, docs
         are not split into sentences, so span groups (e.g. chunks) survive.
@@ -48,7 +51,7 @@ def create_corpus_with_inputs(
         for eg in corpus(nlp):
             if gold_preproc:
                 eg = Example(gold_tokens(eg.reference), eg.reference)
-            copy_inputs(eg, copy_attrs)
+            copy_inputs(eg, copy_attrs, copy_spans)
             yield eg
 
     return read
@@ -67,8 +70,12 @@ def gold_tokens(reference: Doc) -> Doc:
     return doc
 
 
-def copy_inputs(example: Example, attrs: List[str]) -> None:
-    """Copy reference token attributes onto the aligned predicted tokens."""
+def copy_inputs(example: Example, attrs: List[str], span_keys: Sequence[str] = ()) -> None:
+    """Copy reference token attributes and span groups onto the aligned predicted doc."""
+    for key in span_keys:
+        if key in example.reference.spans:
+            group = example.reference.spans[key]
+            example.predicted.spans[key] = example.get_aligned_spans_y2x(group, allow_overlap=True)
     for attr in attrs:
         if not example.reference.has_annotation(_ANNOTATION[attr]):
             continue
