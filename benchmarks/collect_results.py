@@ -28,6 +28,7 @@ POS = "POS (WSJ 22-24, acc)"
 CHUNK = "CHUNK (CoNLL-2000, F1)"
 NER = "NER (CoNLL-2003 testb, F1)"
 PT0 = "PT0 (WSJ 22-24, F1)"
+SRL = "SRL (CoNLL-2005 WSJ 23, F1; paper: WSJ 23 + Brown)"
 WLL_ARGMAX = "senna WLL, per-token argmax (the paper's WLL)"
 WLL_VITERBI = "senna WLL, constrained Viterbi"
 ARGMAX = "per-token argmax"  # key in benchmarks/decoding_ablation.py output
@@ -47,6 +48,8 @@ ACCURACY_ROWS: List[Row] = [
     Row(NER, "senna SLL + LM", "ner-lm-testb.json", "ents_f", 88.67, "NN+SLL+LM2"),
     Row(NER, "spaCy ner", "spacy-ner-testb.json", "ents_f", None, ""),
     Row(PT0, "senna SLL", "pt0-test.json", "spans_pt0_f", 92.25, "SENNA (+LM2)"),
+    Row(SRL, "senna SLL", "srl-test.json", "srl_f", 70.99, "NN+SLL"),
+    Row(SRL, "senna SLL + LM", "srl-lm-test.json", "srl_f", 74.15, "NN+SLL+LM2"),
 ]
 
 

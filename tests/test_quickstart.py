@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -144,9 +145,32 @@ def test_written_files_round_trip_through_the_converters(make_data, stories, tmp
     assert (tmp_path / "ner" / "train.conll").read_text().startswith("-DOCSTART-")
 
 
+def test_srl_sentences_round_trip_through_the_conll2005_converter(make_data, tmp_path):
+    train, dev = make_data.generate_srl(seed=3, n_train=300, n_dev=50)
+    assert len(train) == 300 and len(dev) == 50
+    assert not {tuple(s.words) for s in train} & {tuple(s.words) for s in dev}
+    assert make_data.generate_srl(3, 20, 5)[0] == make_data.generate_srl(3, 20, 5)[0]
+    roles = Counter(role for s in train for role, _, _ in s.arguments)
+    assert {"A0", "A1", "A2", "V", "AM-TMP", "AM-LOC", "AM-MOD"} <= set(roles), roles
+    nlp = English()
+    for s in train:
+        assert s.tags[s.predicate].startswith("VB") and s.tags[-1] == "."
+        assert [t.text for t in nlp.make_doc(" ".join(s.words))] == s.words
+    make_data.write_srl(train, tmp_path, "train")
+    docs = list(CONVERTERS["conll2005"](tmp_path / "srl" / "train.txt", Vocab()))
+    assert len(docs) == len(train)
+    for doc, s in zip(docs, train):
+        assert [t.text for t in doc] == s.words and [t.tag_ for t in doc] == s.tags
+        assert [(p.start, p.label_) for p in doc.spans["srl_predicates"]] == [
+            (s.predicate, s.lemma)
+        ]
+        frame = doc.spans[f"srl:{s.predicate}"]
+        assert [(a.label_, a.start, a.end) for a in frame] == s.arguments
+
+
 def test_project_files_are_consistent():
     config = spacy.util.load_config(PROJECT / "configs" / "assemble.cfg", interpolate=False)
-    assert config["nlp"]["pipeline"] == ["senna_tagger", "senna_chunker", "senna_ner"]
+    assert config["nlp"]["pipeline"] == ["senna_tagger", "senna_chunker", "senna_ner", "senna_srl"]
     assert all("source" in config["components"][name] for name in config["nlp"]["pipeline"])
     project = srsly.read_yaml(PROJECT / "project.yml")
     names = {c["name"] for c in project["commands"]}
@@ -199,7 +223,7 @@ def test_spacy_package_installs_and_loads(tmp_path):
         run("-m", "pip", "uninstall", "-y", "en_senna_tiny")
 
 
-def test_annotate_describes_chunks_and_entities_with_scores():
+def test_annotate_describes_chunks_entities_and_frames_with_scores():
     annotate = load_script("annotate")
     assert annotate.sentences("Anna left. Bob came.") == ["Anna left.", "Bob came."]
     nlp = English()
@@ -209,9 +233,12 @@ def test_annotate_describes_chunks_and_entities_with_scores():
     doc.ents = [doc.char_span(0, 10, "PER"), doc.char_span(16, 21, "LOC")]
     doc.spans["senna_ents"] = list(doc.ents)
     doc.spans["senna_ents"].attrs["scores"] = [0.75, 1.0]
+    doc.spans["srl:2"] = [Span(doc, 0, 2, "A0"), Span(doc, 2, 3, "V"), Span(doc, 3, 4, "A1")]
+    doc.spans["srl:2"].attrs["scores"] = [0.5, 1.0, 0.25]
     lines = annotate.describe(doc)
     assert "[NP Anna Smith] 0.90 [VP left] 1.00 [NP Paris] 0.50" in lines[2]
     assert lines[3] == "  entities: Anna Smith (PER 0.75), Paris (LOC 1.00)"
+    assert lines[4] == "  frame of 'left': [A0 Anna Smith] 0.50 [V left] 1.00 [A1 Paris] 0.25"
 
 
 def test_summarize_reads_evaluate_and_meta_json(tmp_path):

@@ -1,4 +1,4 @@
-"""Annotate an example text with the assembled pipeline: tags, chunks and entities with scores.
+"""Annotate an example text with the assembled pipeline: tags, chunks, entities and SRL frames.
 
     python scripts/annotate.py training/pipeline [--text "..."] [--output FILE]
 
@@ -45,6 +45,10 @@ def describe(doc: Doc) -> List[str]:
         "  entities: "
         + (", ".join(f"{e.text} ({e.label_}{_score(p)})" for e, p in zip(ents, scores)) or "-")
     )
+    for predicate, arguments in doc._.srl_frames if doc.has_extension("srl_frames") else []:
+        scores = arguments.attrs.get("scores", [None] * len(arguments))
+        roles = " ".join(f"[{s.label_} {s.text}]{_score(p)}" for s, p in zip(arguments, scores))
+        lines.append(f"  frame of '{predicate.text}': {roles or '-'}")
     return lines
 
 

@@ -12,6 +12,12 @@ writes, under OUTPUT_DIR, in the formats `python -m spacy_senna convert` reads:
     chunk/{train,dev}.txt   WORD POS CHUNK, chunks in IOB2    (--converter conll2000)
     ner/{train,dev}.conll   WORD POS CHUNK NER, IOB1 tags,    (--converter conll2003)
                             -DOCSTART- between stories
+    srl/{train,dev}.txt     CoNLL-2005 columns, one frame     (--converter conll2005)
+                            (A0/A1/A2/AM-* roles and V) per sentence
+
+The SRL sentences are a separate, simpler set (one predicate per clause: transitive,
+meeting, passive, movement and sports templates, each with its PropBank roles) drawn from
+their own random stream, so they do not change the other files.
 """
 
 from __future__ import annotations
@@ -954,6 +960,131 @@ class Grammar:
         return sentences
 
 
+# ---------------------------------------------------------------------------- SRL
+
+Role = Tuple[Optional[str], List[Part]]  # (PropBank role or None, tokens)
+
+
+@dataclass
+class SrlSentence:
+    """One sentence with one predicate: words, PTB tags and its argument frame."""
+
+    words: List[str]
+    tags: List[str]
+    predicate: int
+    lemma: str
+    arguments: List[Tuple[str, int, int]]  # (role, start, end), V included
+
+
+def _parts(phrases: Sequence[Phrase]) -> List[Part]:
+    return [part for _, parts in phrases for part in parts]
+
+
+class SrlGrammar(Grammar):
+    """Clauses with one predicate whose roles follow from the template (PropBank style)."""
+
+    def finite(self, verb: Verb, plural: bool) -> List[Role]:
+        """V in the past or present, or a modal (AM-MOD) + base form."""
+        r = self.rng.random()
+        if r < 0.5:
+            return [("V", [w(verb.past, "VBD")])]
+        if r < 0.75:
+            return [("V", [w(verb.base, "VBP")] if plural else [w(verb.s3, "VBZ")])]
+        return [("AM-MOD", [w(self.pick(MODALS), "MD")]), ("V", [w(verb.base, "VB")])]
+
+    def modifiers(self, place: float, time: float) -> List[Role]:
+        roles: List[Role] = []
+        if self.p(place):
+            roles.append(("AM-LOC", [w(self.pick(["in", "near"]), "IN")] + self.place()))
+        if self.p(time):
+            roles.append(("AM-TMP", _parts(self.time())))
+        return roles
+
+    def srl_clause(self) -> Tuple[str, List[Role]]:
+        """(predicate lemma, roles in order)."""
+        r = self.rng.random()
+        if r < 0.3:  # `Brenford Holdings bought a small bank in Lyon last week`
+            subject, verb = self.business_subject(), self.pick(TRANSITIVE)
+            roles = [("A0", _parts(subject.phrases))] + self.finite(verb, subject.plural)
+            roles.append(("A1", _parts(self.business_object().phrases)))
+            return verb.base, roles + self.modifiers(0.3, 0.4)
+        if r < 0.5:  # `Mr. Tanaka met Anna Silva in Oslo on Monday`
+            verb = self.pick(MEETING)
+            subject = self.titled_person() if self.p(0.5) else self.person()
+            obj = self.place() if verb.base == "visit" else self.person()
+            roles = [("A0", subject)] + self.finite(verb, False) + [("A1", obj)]
+            return verb.base, roles + self.modifiers(0.3 if verb.base != "visit" else 0, 0.4)
+        if r < 0.7:  # `The deal was approved by the government yesterday`
+            thing, verb = self.common_np(BUSINESS_NOUNS + POLICY_NOUNS), self.pick(TRANSITIVE)
+            aux = BE[(self.pick(["present", "past"]), thing.plural)]
+            tag = "VBD" if aux in ("was", "were") else ("VBP" if thing.plural else "VBZ")
+            agent = self.org() if self.p(0.6) else self.titled_person()
+            roles = [("A1", _parts(thing.phrases)), (None, [w(aux, tag)])]
+            roles += [("V", [w(verb.pp, "VBN")]), ("A0", [w("by", "IN")] + agent)]
+            return verb.base, roles + self.modifiers(0, 0.4)
+        if r < 0.85:  # `Shares of Pacific Motors rose 4 percent in March`
+            verb = self.pick(MOVEMENT)
+            subject = self.possessive(self.org(), [("profit", "profits"), ("sale", "sales")])
+            roles = [("A1", _parts(subject.phrases)), ("V", [w(verb.past, "VBD")])]
+            roles.append(("A2", _parts(self.percent())))
+            return verb.base, roles + self.modifiers(0, 0.5)
+        verb = self.pick(WINNING)  # `England beat Poland in the final`
+        roles = [("A0", self.team()), ("V", [w(verb.past, "VBD")]), ("A1", self.team())]
+        if self.p(0.4):
+            roles.append(("AM-LOC", [w("in", "IN")] + self.event()))
+        return verb.base, roles + self.modifiers(0, 0.3)
+
+    def srl_sentence(self) -> SrlSentence:
+        lemma, roles = self.srl_clause()
+        words: List[str] = []
+        tags: List[str] = []
+        arguments: List[Tuple[str, int, int]] = []
+        for role, parts in roles + [(None, [w(".", ".")])]:
+            if role is not None:
+                arguments.append((role, len(words), len(words) + len(parts)))
+            words += [x for x, _, _ in parts]
+            tags += [t for _, t, _ in parts]
+        words[0] = words[0][0].upper() + words[0][1:]
+        predicate = next(start for role, start, _ in arguments if role == "V")
+        return SrlSentence(words, tags, predicate, lemma, arguments)
+
+
+def generate_srl(seed: int, n_train: int, n_dev: int) -> Tuple[List[SrlSentence], ...]:
+    """Distinct SRL sentences from their own random stream: (train, dev)."""
+    grammar = SrlGrammar(random.Random(f"srl-{seed}"))
+    seen: Set[Tuple[str, ...]] = set()
+    out: List[SrlSentence] = []
+    while len(out) < n_train + n_dev:
+        sentence = grammar.srl_sentence()
+        if tuple(sentence.words) not in seen:
+            seen.add(tuple(sentence.words))
+            out.append(sentence)
+    return out[:n_train], out[n_train:]
+
+
+def srl_column(sentence: SrlSentence) -> List[str]:
+    """The frame in CoNLL-2005 Start-End format: `(A0*`, `*`, `*)`, `(V*)`."""
+    column = ["*"] * len(sentence.words)
+    for role, start, end in sentence.arguments:
+        column[start] = f"({role}" + column[start]
+        column[end - 1] += ")"
+    return column
+
+
+def write_srl(sentences: List[SrlSentence], output_dir: Path, name: str) -> None:
+    """WORD POS PARSE NE SENSE TARGET PROPS lines (parse and NE left empty: `*`)."""
+    path = output_dir / "srl" / f"{name}.txt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf8") as f:
+        for s in sentences:
+            for i, (x, t, prop) in enumerate(zip(s.words, s.tags, srl_column(s))):
+                target = s.lemma if i == s.predicate else "-"
+                f.write(f"{x} {t} * * - {target} {prop}\n")
+            f.write("\n")
+    n_words = sum(len(s.words) for s in sentences)
+    print(f"✔ {name}: {len(sentences)} SRL sentences, {n_words} words -> {path}")
+
+
 # ---------------------------------------------------------------------------- checks & io
 
 
@@ -1098,10 +1229,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--n-train", type=int, default=800)
     parser.add_argument("--n-dev", type=int, default=200)
+    parser.add_argument("--n-srl-train", type=int, default=500)
+    parser.add_argument("--n-srl-dev", type=int, default=100)
     args = parser.parse_args()
     train, dev = split(args.seed, args.n_train, args.n_dev)
     write(train, args.output_dir, "train")
     write(dev, args.output_dir, "dev")
+    srl_train, srl_dev = generate_srl(args.seed, args.n_srl_train, args.n_srl_dev)
+    write_srl(srl_train, args.output_dir, "train")
+    write_srl(srl_dev, args.output_dir, "dev")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,12 @@ ROWS = [
     ("pipeline: POS accuracy", "metrics/pipeline.json", "tag_acc"),
     ("pipeline, predicted POS: chunk F1", "metrics/pipeline.json", "spans_chunks_f"),
     ("pipeline: entity F1", "metrics/pipeline.json", "ents_f"),
+    ("senna_srl alone, given predicates: argument F1", "metrics/srl.json", "srl_f"),
+    (
+        "pipeline, predicates from predicted verb tags: argument F1",
+        "metrics/pipeline-srl.json",
+        "srl_f",
+    ),
 ]
 
 
