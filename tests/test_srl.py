@@ -332,3 +332,17 @@ def test_conll2005_converter_names_the_broken_line(tmp_path, broken, message):
     path = write(tmp_path / "broken.txt.gz", broken)
     with pytest.raises(ValueError, match=message):
         list(read_conll2005(path, English().vocab))
+
+
+def test_max_over_positions_block_bound_does_not_change_the_result():
+    torch.manual_seed(0)
+    T, C = 40, 6
+    rows = torch.randn(2, T, C)
+    table = torch.randn(21, C)
+    positions = torch.arange(T)
+    offsets = (positions[None] - positions[:, None]).clamp(-10, 10) + 10
+    lengths = torch.tensor([T, 17])
+    rows[1, 17:] = float("-inf")
+    unbounded = _MaxOverPositions.apply(rows, table, offsets, lengths, 1 << 30)
+    tiny = _MaxOverPositions.apply(rows, table, offsets, lengths, 100)  # < one row
+    assert torch.equal(unbounded, tiny) and (unbounded[1, 17:] == 0).all()

@@ -28,7 +28,9 @@ class _MaxOverPositions(torch.autograd.Function):
     """out[r, w] = max_{t < n_r} (rows[r, t] + table[offset_ids[w, t]]) for w < n_r, per unit.
 
     Rows are processed shortest first in blocks of at most `max_elements` (rows x n x n x
-    units), each block cut to its own longest row, so batch padding costs nothing.
+    units), each block cut to its own longest row, so batch padding costs nothing; a row
+    longer than the bound is cut along the words too, so memory stays bounded for any
+    sentence length.
     Positions w >= n_r are left at 0.
     """
 
@@ -37,7 +39,6 @@ class _MaxOverPositions(torch.autograd.Function):
         ctx, rows: Tensor, table: Tensor, offset_ids: Tensor, lengths: Tensor, max_elements: int
     ):
         R, T, C = rows.shape
-        by_word = table[offset_ids]  # (T_w, T_t, C)
         values = rows.new_zeros(R, T, C)
         argmax = torch.zeros(R, T, C, dtype=torch.long, device=rows.device)
         order = torch.argsort(lengths)
@@ -49,10 +50,14 @@ class _MaxOverPositions(torch.autograd.Function):
                 j += 1
             n = sorted_lengths[j - 1]
             block = order[i:j]
-            chunk = rows[block, None, :n, :] + by_word[None, :n, :n]
-            best, where = torch.max(chunk, dim=2)
-            values[block, :n] = best
-            argmax[block, :n] = where
+            # a single very long row is cut along the words w as well
+            step = max(1, max_elements // ((j - i) * n * C))
+            for w in range(0, n, step):
+                end = min(w + step, n)
+                by_word = table[offset_ids[w:end, :n]]  # (words, n, C)
+                best, where = torch.max(rows[block, None, :n, :] + by_word[None], dim=2)
+                values[block, w:end] = best
+                argmax[block, w:end] = where
             i = j
         ctx.save_for_backward(argmax, offset_ids, lengths)
         ctx.table_rows = table.shape[0]
