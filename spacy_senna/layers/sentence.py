@@ -59,6 +59,8 @@ class _MaxOverPositions(torch.autograd.Function):
                 values[block, w:end] = best
                 argmax[block, w:end] = where
             i = j
+        padding = torch.arange(T, device=rows.device)[None, :] >= lengths[:, None]
+        values.masked_fill_(padding[:, :, None], 0.0)
         ctx.save_for_backward(argmax, offset_ids, lengths)
         ctx.table_rows = table.shape[0]
         return values
