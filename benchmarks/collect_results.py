@@ -36,7 +36,15 @@ ARGMAX = "per-token argmax"  # key in benchmarks/decoding_ablation.py output
 ACCURACY_ROWS: List[Row] = [
     Row(POS, "senna SLL", "pos-test.json", "tag_acc", 96.37, "NN+SLL"),
     Row(POS, "senna SLL + LM", "pos-lm-test.json", "tag_acc", 97.20, "NN+SLL+LM2"),
-    Row(POS, "spaCy tagger", "spacy-tagger-test.json", "tag_acc", None, ""),
+    Row(POS, "spaCy tagger (efficiency)", "spacy-tagger-test.json", "tag_acc", None, ""),
+    Row(
+        POS,
+        "spaCy tagger (accuracy + LM vectors)",
+        "spacy-tagger-acc-test.json",
+        "tag_acc",
+        None,
+        "",
+    ),
     Row(CHUNK, WLL_ARGMAX, "chunk-wll-decoding.json", ARGMAX, 89.13, "NN+WLL"),
     Row(CHUNK, WLL_VITERBI, "chunk-wll-test.json", "spans_chunks_f", None, ""),
     Row(CHUNK, "senna SLL", "chunk-test.json", "spans_chunks_f", 90.33, "NN+SLL"),
@@ -46,7 +54,8 @@ ACCURACY_ROWS: List[Row] = [
     Row(NER, "senna SLL", "ner-testb.json", "ents_f", 81.47, "NN+SLL"),
     Row(NER, "senna SLL + gazetteer", "ner-gaz-testb.json", "ents_f", None, ""),
     Row(NER, "senna SLL + LM", "ner-lm-testb.json", "ents_f", 88.67, "NN+SLL+LM2"),
-    Row(NER, "spaCy ner", "spacy-ner-testb.json", "ents_f", None, ""),
+    Row(NER, "spaCy ner (efficiency)", "spacy-ner-testb.json", "ents_f", None, ""),
+    Row(NER, "spaCy ner (accuracy + LM vectors)", "spacy-ner-acc-testb.json", "ents_f", None, ""),
     Row(PT0, "senna SLL", "pt0-test.json", "spans_pt0_f", 92.25, "SENNA (+LM2)"),
     Row(SRL, "senna SLL", "srl-test.json", "srl_f", 70.99, "NN+SLL"),
     Row(SRL, "senna SLL + LM", "srl-lm-test.json", "srl_f", 74.15, "NN+SLL+LM2"),
@@ -103,9 +112,17 @@ def to_markdown(results: Dict) -> str:
                 f"| {b['baseline']['peak_rss_mib']:,.0f} |"
             )
     if results["timings"]:
-        lines += ["", "| step | wall time (min) | finished (UTC) |", "|---|---|---|"]
+        lines += [
+            "",
+            "| step | wall time (min) | peak RSS (MiB) | finished (UTC) |",
+            "|---|---|---|---|",
+        ]
         for step, t in results["timings"].items():
-            lines.append(f"| {step} | {t['seconds'] / 60:.1f} | {t['finished']} |")
+            rss = t.get("peak_rss_mib")
+            lines.append(
+                f"| {step} | {t['seconds'] / 60:.1f} | {'–' if rss is None else f'{rss:,}'} "
+                f"| {t['finished']} |"
+            )
     return "\n".join(lines) + "\n"
 
 

@@ -3,11 +3,13 @@
 usage: python benchmarks/timed.py TIMINGS.json STEP -- COMMAND [ARG ...]
 
 Runs COMMAND (output streams through, so progress bars stay visible), then records
-{step: {"command", "seconds", "finished", "returncode"}} in TIMINGS.json (created if
-missing; a re-run of a step replaces its entry). Exits with COMMAND's return code.
+{step: {"command", "seconds", "peak_rss_mib", "finished", "returncode"}} in TIMINGS.json (created if
+missing; a re-run of a step replaces its entry). peak_rss_mib is the largest resident set
+of COMMAND or any process it waited for (ru_maxrss). Exits with COMMAND's return code.
 """
 
 import json
+import resource
 import shlex
 import subprocess
 import sys
@@ -23,16 +25,22 @@ def main() -> None:
     start = time.perf_counter()
     returncode = subprocess.call(command)
     seconds = time.perf_counter() - start
+    peak_rss_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     timings = json.loads(timings_path.read_text()) if timings_path.exists() else {}
     timings[step] = {
         "command": shlex.join(command),
         "seconds": round(seconds, 1),
+        "peak_rss_mib": round(peak_rss_mib),
         "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "returncode": returncode,
     }
     timings_path.parent.mkdir(parents=True, exist_ok=True)
     timings_path.write_text(json.dumps(timings, indent=2), encoding="utf8")
-    print(f"[timed] {step}: {seconds / 60:.1f} min (exit {returncode})", file=sys.stderr)
+    print(
+        f"[timed] {step}: {seconds / 60:.1f} min, peak RSS {peak_rss_mib:,.0f} MiB "
+        f"(exit {returncode})",
+        file=sys.stderr,
+    )
     sys.exit(returncode)
 
 
