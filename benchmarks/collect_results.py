@@ -117,7 +117,8 @@ def to_markdown(results: Dict) -> str:
             "| step | wall time (min) | peak RSS (MiB) | finished (UTC) |",
             "|---|---|---|---|",
         ]
-        for step, t in results["timings"].items():
+        by_finish = sorted(results["timings"].items(), key=lambda item: item[1]["finished"])
+        for step, t in by_finish:
             rss = t.get("peak_rss_mib")
             lines.append(
                 f"| {step} | {t['seconds'] / 60:.1f} | {'–' if rss is None else f'{rss:,}'} "
