@@ -63,29 +63,16 @@ def build_window_tagger(
         training too (they always apply in decoding); SENNA learns all transitions.
     nO (Optional[int]): number of tags; inferred from the component's labels.
     """
-    if criterion not in ("sll", "wll"):
-        raise ValueError(f"criterion must be 'sll' or 'wll', got '{criterion}'")
-    model: Model = Model(
+    return _senna_model(
         "senna_window_tagger",
         forward,
-        init=init,
-        dims={"nO": nO},
-        attrs={
-            "featurizer": Featurizer(features),
-            "window_size": window_size,
-            "hidden_width": hidden_width,
-            "criterion": criterion,
-            "constrain_training": constrain_training,
-            "tag_constraints": None,
-            "dropout_rate": 0.0,
-            "format": MODEL_FORMAT,
-            "senna_version": __version__,
-        },
+        features,
+        nO,
+        criterion=criterion,
+        constrain_training=constrain_training,
+        window_size=window_size,
+        hidden_width=hidden_width,
     )
-    model.shims.append(
-        SennaPyTorchShim(torch.nn.Identity(), deserialize_model=_deserializer(model))
-    )
-    return model
 
 
 @registry.architectures("spacy-senna.SentenceTagger.v1")
@@ -114,20 +101,43 @@ def build_sentence_tagger(
     constrain_training (bool): apply the tag scheme's constraints in training too.
     nO (Optional[int]): number of tags; inferred from the component's labels.
     """
+    return _senna_model(
+        "senna_sentence_tagger",
+        forward_sentences,
+        features,
+        nO,
+        criterion=criterion,
+        constrain_training=constrain_training,
+        window_size=window_size,
+        conv_width=conv_width,
+        hidden_width=hidden_width,
+        distance_width=distance_width,
+        max_distance=max_distance,
+    )
+
+
+def _senna_model(
+    name: str,
+    forward_fn: Callable,
+    features: Dict[str, Any],
+    nO: Optional[int],
+    *,
+    criterion: str,
+    constrain_training: bool,
+    **layout: int,
+) -> Model:
+    """A senna Thinc model: its featurizer, the network's layout and training settings as
+    attrs, and a PyTorch shim whose network `init` builds once the tags are known."""
     if criterion not in ("sll", "wll"):
         raise ValueError(f"criterion must be 'sll' or 'wll', got '{criterion}'")
     model: Model = Model(
-        "senna_sentence_tagger",
-        forward_sentences,
+        name,
+        forward_fn,
         init=init,
         dims={"nO": nO},
         attrs={
             "featurizer": Featurizer(features),
-            "window_size": window_size,
-            "conv_width": conv_width,
-            "hidden_width": hidden_width,
-            "distance_width": distance_width,
-            "max_distance": max_distance,
+            **layout,
             "criterion": criterion,
             "constrain_training": constrain_training,
             "tag_constraints": None,
@@ -244,25 +254,38 @@ def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
     return torch.from_numpy(flat), torch.from_numpy(index), lengths, bounds
 
 
-def forward(model: Model, docs: List[Doc], is_train: bool):
+def _scores(model: Model, inputs: Tuple, is_train: bool) -> Tuple[torch.Tensor, Callable]:
+    """The network's emissions for featurized `inputs`, and their backprop: gradients only
+    in training, and none to pass back when the batch held no sequence to score."""
     net = get_net(model)
-    flat, index, lengths, bounds = featurize(model, docs, is_train)
     net.scorer.dropout.p = model.attrs["dropout_rate"]
     net.train(is_train)
     if not is_train:
         with torch.no_grad():
-            return Sequences(net(flat, index), lengths, bounds), _no_backprop
-    emissions = net(flat, index)
+            return net(*inputs), _no_backprop
+    emissions = net(*inputs)
+    if not emissions.requires_grad:  # empty batch: the network returned plain zeros
+        return emissions, _nothing_to_backprop
 
-    def backprop(d_emissions: torch.Tensor) -> List[Doc]:
+    def backprop(d_emissions: torch.Tensor) -> List:
         emissions.backward(d_emissions)
         return []
 
+    return emissions, backprop
+
+
+def forward(model: Model, docs: List[Doc], is_train: bool):
+    flat, index, lengths, bounds = featurize(model, docs, is_train)
+    emissions, backprop = _scores(model, (flat, index), is_train)
     return Sequences(emissions, lengths, bounds), backprop
 
 
 def _no_backprop(_):
     raise ValueError("This senna model output was computed without gradients.")
+
+
+def _nothing_to_backprop(_) -> List:
+    return []
 
 
 def featurize_predicates(model: Model, pairs: Sequence[Tuple[Doc, List[int]]], train: bool):
@@ -298,24 +321,6 @@ def featurize_predicates(model: Model, pairs: Sequence[Tuple[Doc, List[int]]], t
 
 
 def forward_sentences(model: Model, pairs: List[Tuple[Doc, List[int]]], is_train: bool):
-    net = get_net(model)
     inputs, bounds, predicates = featurize_predicates(model, pairs, is_train)
-    lengths = inputs[-1]
-    net.scorer.dropout.p = model.attrs["dropout_rate"]
-    net.train(is_train)
-    if not is_train or not len(lengths):
-        with torch.no_grad():
-            emissions = net.scorer(*inputs)
-        done = _no_backprop if not is_train else _nothing_to_backprop
-        return Sequences(emissions, lengths, bounds, predicates), done
-    emissions = net.scorer(*inputs)
-
-    def backprop(d_emissions: torch.Tensor) -> List:
-        emissions.backward(d_emissions)
-        return []
-
-    return Sequences(emissions, lengths, bounds, predicates), backprop
-
-
-def _nothing_to_backprop(_) -> List:
-    return []
+    emissions, backprop = _scores(model, inputs, is_train)
+    return Sequences(emissions, inputs[-1], bounds, predicates), backprop

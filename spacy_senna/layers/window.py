@@ -87,8 +87,8 @@ class SequenceTaggerNet(nn.Module):
         self.scorer = scorer
         self.criterion = criterion
 
-    def forward(self, flat_ids: Tensor, index: Tensor) -> Tensor:
-        return self.scorer(flat_ids, index)
+    def forward(self, *inputs: Tensor) -> Tensor:
+        return self.scorer(*inputs)
 
 
 def build_criterion(

@@ -23,11 +23,11 @@ from thinc.api import Config, Model
 
 from ..models import Sequences, get_net
 from ..tags import biluo_to_chunks, chunks_to_biluo
-from .sequence_labeler import same_tokens
+from .sequence_labeler import WORD_CAPS_FEATURES, same_tokens
 from .span_labeler import Chunk, SpanLabeler, _non_overlapping, _span_probabilities
 
 DEFAULT_SRL_MODEL = Config().from_str(
-    """
+    f"""
 [model]
 @architectures = "spacy-senna.SentenceTagger.v1"
 window_size = 5
@@ -37,18 +37,7 @@ distance_width = 5
 max_distance = 30
 criterion = "sll"
 constrain_training = false
-
-[model.features]
-
-[model.features.word]
-@misc = "spacy-senna.WordFeature.v1"
-width = 50
-max_size = 100000
-min_freq = 2
-
-[model.features.caps]
-@misc = "spacy-senna.CapsFeature.v1"
-width = 5
+{WORD_CAPS_FEATURES}
 """
 )["model"]
 
