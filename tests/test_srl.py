@@ -143,6 +143,18 @@ def test_no_predicates_and_no_tags_warns_once_and_writes_nothing(trained):
     assert doc._.srl_frames == []
 
 
+def test_a_batch_without_predicates_trains_as_a_no_op():
+    nlp = English()
+    nlp.add_pipe("senna_srl")
+    examples = make_examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    no_predicates = input_doc(nlp, "Nothing happened here .".split(), [])
+    losses = nlp.update([Example(no_predicates, no_predicates.copy())], sgd=optimizer)
+    assert losses["senna_srl"] == 0.0
+    losses = nlp.update(examples, sgd=optimizer)
+    assert losses["senna_srl"] > 0.0
+
+
 def test_rerunning_replaces_old_frames(trained):
     nlp, _ = trained
     doc = input_doc(nlp, SENTENCES[2][0], [1])

@@ -254,6 +254,8 @@ class SequenceLabeler(TrainablePipe):
         self, examples: Sequence[Example], scores: Sequences
     ) -> Tuple[float, torch.Tensor]:
         """Summed NLL of the gold tags, and its gradient w.r.t. the emissions."""
+        if not len(scores.lengths):  # e.g. SRL docs without predicates: nothing to learn
+            return 0.0, torch.zeros_like(scores.emissions)
         gold = self.gold_tag_ids(examples, scores)
         criterion = get_net(self.model).criterion
         leaf = scores.emissions.detach().requires_grad_(True)
