@@ -2,20 +2,20 @@
 
 Entries come from a file of `TYPE word word ...` lines (the CoNLL-2003 `eng.list`
 format; `.gz` accepted). A token's flag for TYPE is YES when it lies inside a match of
-a TYPE entry: as in SENNA, every start token is extended word by word over the
-lowercased, space-joined text while the text is still a prefix of some entry, and the
-longest full entry found marks all of its tokens.
+a TYPE entry (lowercased, word by word): as in SENNA, the longest entry found from each
+start token marks all of its tokens.
 """
 
 import gzip
 import warnings
-from collections import defaultdict
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy
+from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 from spacy.util import registry
+from spacy.vocab import Vocab
 
 from .features import Feature
 from .lexicon import Lexicon
@@ -59,46 +59,41 @@ def read_gazetteer(path: Path, types: Sequence[str]) -> Dict[str, Set[str]]:
 
 
 class GazetteerMatcher:
-    """Longest-match lookup of multi-word entries over lowercased tokens."""
+    """Multi-word entries matched over lowercased tokens with spaCy's PhraseMatcher.
 
-    def __init__(self, entries: Dict[str, Set[str]], types: Sequence[str]):
+    A token is flagged for a type when it lies inside a full entry of that type. This is
+    SENNA's extend-while-prefix rule: the longest entry found from a start covers every
+    shorter one from the same start, so the union of all matches gives the same flags.
+    """
+
+    def __init__(self, entries: Dict[str, Set[str]], types: Sequence[str], vocab: Vocab):
         self.types = list(types)
-        self.full: Dict[str, List[int]] = defaultdict(list)
-        self.prefixes: Set[str] = set()
+        self.vocab = vocab
+        self._phrases = PhraseMatcher(vocab, attr="LOWER")
+        self._column: Dict[int, int] = {}
         for col, type_ in enumerate(self.types):
-            for entry in entries.get(type_, ()):
-                self.full[entry].append(col)
-                words = entry.split(" ")
-                for i in range(1, len(words)):
-                    self.prefixes.add(" ".join(words[:i]))
+            self._column[vocab.strings.add(type_)] = col
+            patterns = [Doc(vocab, words=entry.split(" ")) for entry in entries.get(type_, ())]
+            if patterns:
+                self._phrases.add(type_, patterns)
 
-    def matches(self, words: Sequence[str]) -> List[Tuple[int, int, int]]:
+    def matches(self, doc: Doc) -> List[Tuple[int, int, int]]:
         """(start, end, type column) of the longest match of each type at each start."""
-        found = []
-        n = len(words)
-        for start in range(n):
-            text = words[start]
-            best: Dict[int, int] = {}
-            end = start
-            while True:
-                for col in self.full.get(text, ()):
-                    best[col] = end + 1
-                end += 1
-                if end >= n or text not in self.prefixes:
-                    break
-                text = f"{text} {words[end]}"
-            found.extend((start, stop, col) for col, stop in best.items())
-        return found
+        longest: Dict[Tuple[int, int], int] = {}
+        for key, start, end in self._phrases(doc):
+            span = (start, self._column[key])
+            longest[span] = max(end, longest.get(span, end))
+        return [(start, end, col) for (start, col), end in longest.items()]
 
     def flags(
-        self, words: Sequence[str], drop: float = 0.0, rng: Optional[numpy.random.Generator] = None
+        self, doc: Doc, drop: float = 0.0, rng: Optional[numpy.random.Generator] = None
     ) -> numpy.ndarray:
-        """(len(words), n_types) bool: token covered by a match of each type.
+        """(len(doc), n_types) bool: token covered by a match of each type.
 
         drop: probability of ignoring each match (training noise; needs `rng`).
         """
-        out = numpy.zeros((len(words), len(self.types)), dtype=bool)
-        found = self.matches(words)
+        out = numpy.zeros((len(doc), len(self.types)), dtype=bool)
+        found = self.matches(doc)
         if drop > 0.0 and found:
             keep = rng.random(len(found)) >= drop
             found = [match for match, kept in zip(found, keep) if kept]
@@ -131,7 +126,7 @@ class GazetteerFeature(Feature):
         self.types = list(types)
         self.lexicons = [Lexicon.from_words(FLAG_VALUES) for _ in self.types]
         self.entries: Dict[str, Set[str]] = {t: set() for t in self.types}
-        self._matcher = GazetteerMatcher(self.entries, self.types)
+        self._matcher: Optional[GazetteerMatcher] = None
 
     def fit(self, docs: Iterable[Doc], vocab=None) -> None:
         if self.path is None:
@@ -143,11 +138,13 @@ class GazetteerFeature(Feature):
 
     def set_entries(self, entries: Dict[str, Set[str]]) -> None:
         self.entries = {t: set(entries.get(t, ())) for t in self.types}
-        self._matcher = GazetteerMatcher(self.entries, self.types)
+        self._matcher = None
 
     def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
         drop = self.drop_matches if train else 0.0
-        flags = self._matcher.flags([t.lower_ for t in doc], drop, self._rng)
+        if self._matcher is None or self._matcher.vocab is not doc.vocab:
+            self._matcher = GazetteerMatcher(self.entries, self.types, doc.vocab)
+        flags = self._matcher.flags(doc, drop, self._rng)
         no, yes = self.lexicons[0].get("NO"), self.lexicons[0].get("YES")
         return numpy.where(flags, yes, no).astype("int64")
 

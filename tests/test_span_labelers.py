@@ -182,8 +182,9 @@ def test_gazetteer_longest_multiword_match(tmp_path):
     with gzip.open(path, "wt") as f:
         f.write("LOC new york\nLOC new york city\nORG new york times\nPER york\n")
     entries = read_gazetteer(path, ["LOC", "ORG", "PER"])
-    matcher = GazetteerMatcher(entries, ["LOC", "ORG", "PER"])
-    flags = matcher.flags("i read the new york times in new york city".split())
+    nlp = English()
+    matcher = GazetteerMatcher(entries, ["LOC", "ORG", "PER"], nlp.vocab)
+    flags = matcher.flags(nlp.make_doc("I read the New York Times in new YORK city"))
     assert flags[:, 0].tolist() == [0, 0, 0, 1, 1, 0, 0, 1, 1, 1]  # LOC
     assert flags[:, 1].tolist() == [0, 0, 0, 1, 1, 1, 0, 0, 0, 0]  # ORG
     assert flags[:, 2].tolist() == [0, 0, 0, 0, 1, 0, 0, 0, 1, 0]  # PER: york
