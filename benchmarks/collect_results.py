@@ -61,6 +61,9 @@ ACCURACY_ROWS: List[Row] = [
     Row(SRL, "senna SLL + LM", "srl-lm-test.json", "srl_f", 74.15, "NN+SLL+LM2"),
 ]
 
+#: benchmarks/srl_eval.py outputs: spacy-senna's SRL scorer checked against srl-eval.pl
+SRL_EVAL_CHECKS = {"senna SLL": "srl-official.json", "senna SLL + LM": "srl-lm-official.json"}
+
 
 def read_json(path: Path) -> Optional[dict]:
     return json.loads(path.read_text(encoding="utf8")) if path.exists() else None
@@ -80,7 +83,10 @@ def collect(project: Path) -> Dict:
         )
     speed = {path.stem: read_json(path) for path in sorted((project / "speed").glob("*.json"))}
     timings = read_json(project / "metrics" / "timings.json") or {}
-    return {"accuracy": accuracy, "speed": speed, "timings": timings}
+    srl_eval = {
+        system: read_json(project / "metrics" / name) for system, name in SRL_EVAL_CHECKS.items()
+    }
+    return {"accuracy": accuracy, "speed": speed, "timings": timings, "srl_eval": srl_eval}
 
 
 def _fmt(value: Optional[float]) -> str:
@@ -110,6 +116,20 @@ def to_markdown(results: Dict) -> str:
                 f"| {name} ({s['data']}) | {c['senna_wps']:,.0f} | {c['baseline_wps']:,.0f} "
                 f"| {c['ratio']:.2f}x | {b['senna']['peak_rss_mib']:,.0f} "
                 f"| {b['baseline']['peak_rss_mib']:,.0f} |"
+            )
+    checks = {system: c for system, c in results.get("srl_eval", {}).items() if c}
+    if checks:
+        lines += [
+            "",
+            "| SRL WSJ 23 | spacy-senna scorer F1 | srl-eval.pl F1 | identical (all rows) |",
+            "|---|---|---|---|",
+        ]
+        for system, c in checks.items():
+            official = c.get("srl_eval", {}).get("Overall")
+            lines.append(
+                f"| {system} | {c['spacy_senna']['Overall'][2]:.2f} "
+                f"| {'script not found' if official is None else f'{official[2]:.2f}'} "
+                f"| {c.get('identical', 'not checked')} |"
             )
     if results["timings"]:
         lines += [

@@ -2,9 +2,12 @@
 
 Per predicate, the arguments are the labelled spans except the predicate itself (`V`);
 a continuation `C-X` joins the preceding `X` into one discontinuous argument, which is
-correct only when its label and every piece match. Reference-style `R-X` arguments count
-on their own. This is a re-implementation of the official script's counting (the Perl
-script is not bundled), checked against hand-counted cases in the tests.
+correct only when its label and every piece match; a `C-X` with no `X` before it counts
+as a regular `X`. Reference-style `R-X` arguments count on their own. As in the script,
+a predicted frame for a predicate that the reference does not have is skipped. This is a
+re-implementation of the official script's counting (the Perl script is not bundled),
+checked against hand-counted cases in the tests and against srl-eval.pl itself on
+CoNLL-2005 WSJ 23 (benchmarks/srl_eval.py: identical overall and per-type scores).
 """
 
 from collections import Counter
@@ -33,8 +36,8 @@ def frame_arguments(chunks: Iterable[Chunk]) -> Counter:
                 if previous[0] == base:
                     previous[1].append((start, end))
                     break
-            else:
-                args.append((label, [(start, end)]))
+            else:  # no X before it: srl-eval.pl counts it as a regular X
+                args.append((base, [(start, end)]))
             continue
         args.append((label, [(start, end)]))
     return Counter((label, frozenset(pieces)) for label, pieces in args)
@@ -65,8 +68,6 @@ def score_srl(examples: Iterable[Example], *, spans_key: str = "srl", **_) -> Di
             predicate = _predicted_index(eg, ref_index)
             guess = frame_arguments(found.pop(predicate, [])) if predicate is not None else {}
             _count(gold, guess, correct, n_gold, n_found)
-        for chunks in found.values():  # frames of predicates the reference does not have
-            _count(Counter(), frame_arguments(chunks), correct, n_gold, n_found)
     has_any = sum(n_gold.values()) + sum(n_found.values()) > 0
     if not has_any:
         return {"srl_p": None, "srl_r": None, "srl_f": None, "srl_per_type": None}

@@ -1,9 +1,16 @@
-"""The benchmark project's helper scripts: step timing and the results collector."""
+"""The benchmark project's helper scripts: step timing, the results collector, the SRL
+props writer."""
 
+import importlib
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+from spacy.lang.en import English
+from spacy.tokens import Doc, Span
+
+from spacy_senna.corpora import read_conll2005
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -26,12 +33,16 @@ def test_timed_records_wall_time_peak_memory_and_exit_code(tmp_path):
     assert "-c pass" in recorded["step-a"]["command"]
 
 
-def test_collect_results_reports_missing_runs(tmp_path):
+def import_script(name: str):
     sys.path.insert(0, str(BENCHMARKS))
     try:
-        import collect_results
+        return importlib.import_module(name)
     finally:
         sys.path.remove(str(BENCHMARKS))
+
+
+def test_collect_results_reports_missing_runs(tmp_path):
+    collect_results = import_script("collect_results")
     (tmp_path / "metrics").mkdir()
     (tmp_path / "speed").mkdir()
     (tmp_path / "metrics" / "ner-testb.json").write_text(json.dumps({"ents_f": 0.8234}))
@@ -56,3 +67,29 @@ def test_collect_results_reports_missing_runs(tmp_path):
     assert "not run" in markdown
     assert "| 3.00x | 500 | 1,300 |" in markdown
     assert "| ner-train | 2.0 | 2,048 | t |" in markdown
+
+
+def test_srl_props_files_read_back_as_the_same_frames(tmp_path):
+    srl_eval = import_script("srl_eval")
+    vocab = English().vocab
+    words = "Prices , he said , fell sharply today".split()
+    doc = Doc(vocab, words=words)
+    doc.spans["srl_predicates"] = [Span(doc, 3, 4, label="say"), Span(doc, 5, 6, label="fall")]
+    frames = {
+        3: [("A1", 0, 1), ("A0", 2, 3), ("V", 3, 4), ("C-A1", 5, 8)],
+        5: [("A1", 0, 1), ("V", 5, 6), ("AM-MNR", 6, 7), ("AM-TMP", 7, 8)],
+    }
+    for predicate, arguments in frames.items():
+        doc.spans[f"srl:{predicate}"] = [Span(doc, s, e, label=lab) for lab, s, e in arguments]
+    lines = srl_eval.props_lines(doc, srl_eval.doc_frames(doc))
+    assert lines[2:4] == ["- (A0*) *", "say (V*) *"] and lines[-1] == ""
+    no_verb = srl_eval.props_lines(Doc(vocab, words=["Hello", "!"]), {})
+    assert no_verb == ["-", "-", ""]
+    conll = [f"{w} NN * * - {props}" for w, props in zip(words, lines)]
+    path = tmp_path / "props.txt"
+    path.write_text("\n".join(conll) + "\n")
+    [read] = read_conll2005(path, vocab)
+    assert [(s.start, s.label_) for s in read.spans["srl_predicates"]] == [(3, "say"), (5, "fall")]
+    for predicate, arguments in frames.items():
+        read_frame = [(s.label_, s.start, s.end) for s in read.spans[f"srl:{predicate}"]]
+        assert sorted(read_frame, key=lambda a: a[1]) == sorted(arguments, key=lambda a: a[1])

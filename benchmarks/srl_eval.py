@@ -1,0 +1,145 @@
+"""Score senna_srl with the official CoNLL-2005 `srl-eval.pl`, beside the built-in scorer.
+
+usage: python benchmarks/srl_eval.py PIPELINE DATA.spacy OUT_DIR [--srl-eval SCRIPT]
+       [--output FILE]
+
+Runs the pipeline on DATA's given predicates (gold tokens) and writes OUT_DIR/gold.props
+and OUT_DIR/pred.props in the CoNLL-2005 props format (a target column, then one
+Start-End column per predicate). With `--srl-eval` (the script from srlconll-1.1, whose
+`lib/` is put on PERL5LIB, or a standalone copy) it runs `perl SCRIPT gold pred`, keeps
+its report in OUT_DIR/srl-eval.txt and checks that its overall P/R/F1 equal
+spacy-senna's `srl_p/srl_r/srl_f`; the exit status is 1 when they differ.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, List, Sequence
+
+import spacy
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from spacy_senna.pipeline.srl import frame_keys
+from spacy_senna.readers import create_corpus_with_inputs
+from spacy_senna.srl_scoring import score_srl
+
+ROW = re.compile(
+    r"^\s*(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", re.MULTILINE
+)
+
+
+def start_end_column(length: int, arguments: Sequence[tuple]) -> List[str]:
+    """One props column: `(A0*`, `*`, `*)`, `(V*)` for (label, start, end) spans."""
+    column = ["*"] * length
+    for label, start, end in arguments:
+        column[start] = f"({label}{column[start]}"
+        column[end - 1] = f"{column[end - 1]})"
+    return column
+
+
+def props_lines(reference: Doc, frames: Dict[int, list]) -> List[str]:
+    """A sentence's props lines: the target column and one column per gold predicate."""
+    predicates = [i for i, _ in frame_keys(reference)]
+    targets = ["-"] * len(reference)
+    for i in predicates:
+        targets[i] = reference[i].text
+    for span in reference.spans.get("srl_predicates", []):  # the corpus' target lemmas
+        if span.start in predicates:
+            targets[span.start] = span.label_ or targets[span.start]
+    columns = [targets]
+    columns += [start_end_column(len(reference), frames.get(i, [])) for i in predicates]
+    return [" ".join(row) for row in zip(*columns)] + [""]
+
+
+def doc_frames(doc: Doc) -> Dict[int, list]:
+    return {i: [(s.label_, s.start, s.end) for s in doc.spans[key]] for i, key in frame_keys(doc)}
+
+
+def run_srl_eval(script: Path, gold: Path, pred: Path) -> str:
+    env = dict(os.environ)
+    lib = script.resolve().parent.parent / "lib"
+    if lib.is_dir():
+        env["PERL5LIB"] = os.pathsep.join(filter(None, [str(lib), env.get("PERL5LIB")]))
+    done = subprocess.run(
+        ["perl", str(script), str(gold), str(pred)], capture_output=True, text=True, env=env
+    )
+    if done.returncode != 0 or "Overall" not in done.stdout:
+        sys.exit(f"{script} failed (exit {done.returncode}):\n{done.stderr or done.stdout}")
+    return done.stdout
+
+
+def official_rows(report: str) -> Dict[str, List[float]]:
+    """{"Overall" or argument type: [P, R, F1]} from srl-eval.pl's report (V left out)."""
+    rows = {m[0]: [float(v) for v in m[4:]] for m in ROW.findall(report)}
+    rows.pop("V", None)
+    return rows
+
+
+def our_rows(scores: dict) -> Dict[str, List[float]]:
+    """The same table from spacy-senna's scores, in percent rounded like the script."""
+    rows = {"Overall": [scores["srl_p"], scores["srl_r"], scores["srl_f"]]}
+    for label, prf in scores["srl_per_type"].items():
+        rows[label] = [prf["p"], prf["r"], prf["f"]]
+    return {label: [round(100 * v, 2) for v in prf] for label, prf in rows.items()}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("pipeline")
+    p.add_argument("data")
+    p.add_argument("out_dir", type=Path)
+    p.add_argument("--srl-eval", default="", help="path to srl-eval.pl")
+    p.add_argument("--output", type=Path, help="write both tables as JSON")
+    args = p.parse_args()
+    nlp = spacy.load(args.pipeline)
+    corpus = create_corpus_with_inputs(args.data, copy_spans=["srl_predicates"], gold_preproc=True)
+    examples = list(corpus(nlp))
+    predicted = nlp.pipe(eg.predicted for eg in examples)
+    scored = [Example(doc, eg.reference) for doc, eg in zip(predicted, examples)]
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    gold_path, pred_path = args.out_dir / "gold.props", args.out_dir / "pred.props"
+    gold_lines, pred_lines = [], []
+    for eg in scored:
+        gold_lines += props_lines(eg.reference, doc_frames(eg.reference))
+        pred_lines += props_lines(eg.reference, doc_frames(eg.predicted))
+    gold_path.write_text("\n".join(gold_lines) + "\n", encoding="utf8")
+    pred_path.write_text("\n".join(pred_lines) + "\n", encoding="utf8")
+    print(f"wrote {gold_path} and {pred_path} ({len(scored)} sentences)")
+    result = {"spacy_senna": our_rows(score_srl(scored))}
+    print(
+        "spacy-senna scorer: P {:.2f}  R {:.2f}  F1 {:.2f}".format(
+            *result["spacy_senna"]["Overall"]
+        )
+    )
+    same = True
+    script = Path(args.srl_eval)
+    if not args.srl_eval or not script.is_file():
+        print(f"srl-eval.pl not found at {args.srl_eval!r}: wrote the props files only")
+    else:
+        report = run_srl_eval(script, gold_path, pred_path)
+        (args.out_dir / "srl-eval.txt").write_text(report, encoding="utf8")
+        result["srl_eval"] = official_rows(report)
+        print(
+            "srl-eval.pl:        P {:.2f}  R {:.2f}  F1 {:.2f}".format(
+                *result["srl_eval"]["Overall"]
+            )
+        )
+        differ = sorted(
+            label
+            for label in set(result["srl_eval"]) | set(result["spacy_senna"])
+            if result["srl_eval"].get(label) != result["spacy_senna"].get(label)
+        )
+        same = result["identical"] = not differ
+        print("identical overall and per-type P/R/F1" if same else f"DIFFERENT rows: {differ}")
+    if args.output:
+        args.output.write_text(json.dumps(result, indent=2), encoding="utf8")
+    sys.exit(0 if same else 1)
+
+
+if __name__ == "__main__":
+    main()
