@@ -93,12 +93,13 @@ def test_serialization_before_initialize():
     blank.from_bytes(nlp.to_bytes())
 
 
-def test_pipe_equals_call_and_is_batch_independent(nlp_and_losses):
+def test_pipe_equals_call_is_batch_independent_and_multiprocess(nlp_and_losses):
     nlp, _ = nlp_and_losses
     texts = ["I like green eggs", "", "Eat", "blue ham " * 30, "I eat eggs and ham"]
     single = [tags_of(nlp(t)) for t in texts]
     for batch_size in (1, 2, 64):
         assert [tags_of(d) for d in nlp.pipe(texts, batch_size=batch_size)] == single
+    assert [tags_of(d) for d in nlp.pipe(texts, batch_size=2, n_process=2)] == single
 
 
 def test_sentences_are_tagged_like_separate_docs(nlp_and_losses):
