@@ -7,8 +7,8 @@ Runs the pipeline on DATA's given predicates (gold tokens) and writes OUT_DIR/go
 and OUT_DIR/pred.props in the CoNLL-2005 props format (a target column, then one
 Start-End column per predicate). With `--srl-eval` (the script from srlconll-1.1, whose
 `lib/` is put on PERL5LIB, or a standalone copy) it runs `perl SCRIPT gold pred`, keeps
-its report in OUT_DIR/srl-eval.txt and checks that its overall P/R/F1 equal
-spacy-senna's `srl_p/srl_r/srl_f`; the exit status is 1 when they differ.
+its report in OUT_DIR/srl-eval.txt and checks that every row of it (overall and each
+argument type, P/R/F1) equals spacy-senna's scorer; the exit status is 1 when one differs.
 """
 
 import argparse
@@ -26,7 +26,7 @@ from spacy.training import Example
 
 from spacy_senna.pipeline.srl import frame_keys
 from spacy_senna.readers import create_corpus_with_inputs
-from spacy_senna.srl_scoring import score_srl
+from spacy_senna.srl_scoring import frame_chunks, score_srl
 
 ROW = re.compile(
     r"^\s*(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", re.MULTILINE
@@ -45,19 +45,13 @@ def start_end_column(length: int, arguments: Sequence[tuple]) -> List[str]:
 def props_lines(reference: Doc, frames: Dict[int, list]) -> List[str]:
     """A sentence's props lines: the target column and one column per gold predicate."""
     predicates = [i for i, _ in frame_keys(reference)]
+    lemmas = {s.start: s.label_ for s in reference.spans.get("srl_predicates", [])}
     targets = ["-"] * len(reference)
     for i in predicates:
-        targets[i] = reference[i].text
-    for span in reference.spans.get("srl_predicates", []):  # the corpus' target lemmas
-        if span.start in predicates:
-            targets[span.start] = span.label_ or targets[span.start]
+        targets[i] = lemmas.get(i) or reference[i].text
     columns = [targets]
     columns += [start_end_column(len(reference), frames.get(i, [])) for i in predicates]
     return [" ".join(row) for row in zip(*columns)] + [""]
-
-
-def doc_frames(doc: Doc) -> Dict[int, list]:
-    return {i: [(s.label_, s.start, s.end) for s in doc.spans[key]] for i, key in frame_keys(doc)}
 
 
 def run_srl_eval(script: Path, gold: Path, pred: Path) -> str:
@@ -105,8 +99,8 @@ def main() -> None:
     gold_path, pred_path = args.out_dir / "gold.props", args.out_dir / "pred.props"
     gold_lines, pred_lines = [], []
     for eg in scored:
-        gold_lines += props_lines(eg.reference, doc_frames(eg.reference))
-        pred_lines += props_lines(eg.reference, doc_frames(eg.predicted))
+        gold_lines += props_lines(eg.reference, frame_chunks(eg.reference))
+        pred_lines += props_lines(eg.reference, frame_chunks(eg.predicted))
     gold_path.write_text("\n".join(gold_lines) + "\n", encoding="utf8")
     pred_path.write_text("\n".join(pred_lines) + "\n", encoding="utf8")
     print(f"wrote {gold_path} and {pred_path} ({len(scored)} sentences)")

@@ -48,7 +48,8 @@ def _predicted_index(example: Example, ref_index: int) -> Optional[int]:
     return int(aligned[0]) if len(aligned) == 1 else None
 
 
-def _frames(doc: Doc, spans_key: str) -> Dict[int, List[Chunk]]:
+def frame_chunks(doc: Doc, spans_key: str = "srl") -> Dict[int, List[Chunk]]:
+    """{predicate token: [(label, start, end), ...]} of every frame on the doc."""
     return {
         i: [(s.label_, s.start, s.end) for s in doc.spans[key]]
         for i, key in frame_keys(doc, spans_key)
@@ -61,12 +62,12 @@ def score_srl(examples: Iterable[Example], *, spans_key: str = "srl", **_) -> Di
     n_gold: Counter = Counter()
     n_found: Counter = Counter()
     for eg in examples:
-        found = _frames(eg.predicted, spans_key)
+        found = frame_chunks(eg.predicted, spans_key)
         for ref_index, key in frame_keys(eg.reference, spans_key):
             aligned = eg.get_aligned_spans_y2x(eg.reference.spans[key], allow_overlap=True)
             gold = frame_arguments((s.label_, s.start, s.end) for s in aligned)
             predicate = _predicted_index(eg, ref_index)
-            guess = frame_arguments(found.pop(predicate, [])) if predicate is not None else {}
+            guess = frame_arguments(found.get(predicate, [])) if predicate is not None else {}
             _count(gold, guess, correct, n_gold, n_found)
     has_any = sum(n_gold.values()) + sum(n_found.values()) > 0
     if not has_any:

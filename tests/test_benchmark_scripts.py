@@ -11,6 +11,7 @@ from spacy.lang.en import English
 from spacy.tokens import Doc, Span
 
 from spacy_senna.corpora import read_conll2005
+from spacy_senna.srl_scoring import frame_chunks
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -81,7 +82,7 @@ def test_srl_props_files_read_back_as_the_same_frames(tmp_path):
     }
     for predicate, arguments in frames.items():
         doc.spans[f"srl:{predicate}"] = [Span(doc, s, e, label=lab) for lab, s, e in arguments]
-    lines = srl_eval.props_lines(doc, srl_eval.doc_frames(doc))
+    lines = srl_eval.props_lines(doc, frame_chunks(doc))
     assert lines[2:4] == ["- (A0*) *", "say (V*) *"] and lines[-1] == ""
     no_verb = srl_eval.props_lines(Doc(vocab, words=["Hello", "!"]), {})
     assert no_verb == ["-", "-", ""]
