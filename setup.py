@@ -22,8 +22,8 @@ setup(
     entry_points={
         "spacy_factories": [
             "senna_tagger = spacy_senna.pipeline.tagger:make_senna_tagger",
-            "senna_chunker = spacy_senna.pipeline.span_labeler:make_senna_chunker",
-            "senna_ner = spacy_senna.pipeline.span_labeler:make_senna_ner",
+            "senna_chunker = spacy_senna.pipeline.chunker:make_senna_chunker",
+            "senna_ner = spacy_senna.pipeline.ner:make_senna_ner",
             "senna_srl = spacy_senna.pipeline.srl:make_senna_srl",
         ],
         "spacy_architectures": [
@@ -31,8 +31,8 @@ setup(
             "spacy-senna.SentenceTagger.v1 = spacy_senna.models:build_sentence_tagger",
         ],
         "spacy_scorers": [
-            "spacy-senna.spans_scorer.v1 = spacy_senna.scoring:make_spans_scorer",
-            "spacy-senna.srl_scorer.v1 = spacy_senna.srl_scoring:make_srl_scorer",
+            "spacy-senna.spans_scorer.v1 = spacy_senna.scoring.scorers:make_spans_scorer",
+            "spacy-senna.srl_scorer.v1 = spacy_senna.scoring.scorers:make_srl_scorer",
         ],
         "spacy_readers": [
             "spacy-senna.Corpus.v1 = spacy_senna.readers:create_corpus_with_inputs",

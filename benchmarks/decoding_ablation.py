@@ -47,9 +47,9 @@ def main() -> None:
     with torch.no_grad():
         scores = [component.model.predict(docs[i : i + 256]) for i in range(0, len(docs), 256)]
         constrained = _per_doc(scores, tags, lambda s: crf.decode(s.emissions, s.lengths))
-        for penalty in (crf.trans_penalty, crf.start_penalty, crf.end_penalty):
-            penalty.zero_()  # this process' copy of the model only
-        unconstrained = _per_doc(scores, tags, lambda s: crf.decode(s.emissions, s.lengths))
+        unconstrained = _per_doc(
+            scores, tags, lambda s: crf.decode(s.emissions, s.lengths, constrained=False)
+        )
         argmax = _per_doc(scores, tags, lambda s: s.emissions.argmax(-1))
     results = {
         "constrained Viterbi (component output)": constrained,

@@ -24,9 +24,9 @@ import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from spacy_senna.pipeline.srl import frame_keys
+from spacy_senna.frames import frame_chunks, frame_keys
 from spacy_senna.readers import create_corpus_with_inputs
-from spacy_senna.srl_scoring import frame_chunks, score_srl
+from spacy_senna.scoring import score_srl
 
 ROW = re.compile(
     r"^\s*(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", re.MULTILINE

@@ -1,13 +1,15 @@
 """spacy-senna: SENNA (Collobert et al. 2011) sequence labelers as spaCy v3 components.
 
-Importing the package registers its factories, architectures and features; installed
-entry points make `spacy train` and `spacy.load` find them without `--code`.
+Importing the package registers its factories, architectures, features, readers and
+scorers; installed entry points make `spacy train` and `spacy.load` find them without
+`--code`.
 """
 
-from . import features, gazetteer, models, readers, scoring, srl_scoring  # noqa: F401
+from . import features, gazetteer, models, readers, scoring  # noqa: F401
 from .about import __version__
+from .frames import SrlFrame, srl_frames
 from .layers.crf import CRF
-from .pipeline import SennaChunker, SennaNER, SennaSRL, SennaTagger, srl_frames
+from .pipeline import SennaChunker, SennaNER, SennaSRL, SennaTagger, SennaWarning
 
 __all__ = [
     "__version__",
@@ -16,5 +18,7 @@ __all__ = [
     "SennaNER",
     "SennaSRL",
     "SennaTagger",
+    "SennaWarning",
+    "SrlFrame",
     "srl_frames",
 ]

@@ -47,8 +47,8 @@ class Feature:
 
     A context-free feature depends on the token text only (`text_strings`), so the
     featurizer caches its ids per orth; a contextual one (`context_free = False`)
-    overrides `extract(doc)`. Dictionaries live in `lexicons` (one per column) and are
-    serialized with the model.
+    defines `extract(doc, train)` -> (len(doc), n_columns) int64 ids. Dictionaries live
+    in `lexicons` (one per column) and are serialized with the model.
     """
 
     context_free = True
@@ -86,15 +86,6 @@ class Feature:
                     counts[col][value] += 1
         for col, counter in enumerate(counts):
             self.lexicons[col] = Lexicon.from_counts(counter)
-
-    def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
-        """(len(doc), n_columns) int64 ids (contextual features override this).
-
-        `train` is True when the ids feed a training update (for training-only noise).
-        """
-        return numpy.array([self.text_ids(t.text) for t in doc], dtype="int64").reshape(
-            len(doc), self.n_columns
-        )
 
     def initial_table(self, column: int) -> Optional[numpy.ndarray]:
         """Rows to initialise a column's lookup table with, or None for random init."""
@@ -222,7 +213,7 @@ class AttrFeature(Feature):
 
 
 class Featurizer:
-    """An ordered set of named features: Docs -> padded (B, T, n_columns) ids."""
+    """An ordered set of named features: a doc -> (len(doc), n_columns) ids."""
 
     def __init__(self, features: Dict[str, Feature]):
         if not features:

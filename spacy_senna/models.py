@@ -9,6 +9,7 @@ dictionaries and the tag set are known, and rebuilt from the saved dictionaries 
 weights are loaded.
 """
 
+from functools import partial
 from io import BytesIO
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -22,7 +23,8 @@ from thinc.model import deserialize_attr, serialize_attr
 from .about import __version__
 from .features import Featurizer
 from .layers.sentence import SentenceNetwork
-from .layers.window import SequenceTaggerNet, WindowNetwork, build_criterion, flatten_windows
+from .layers.tagger_net import SequenceTaggerNet, build_criterion
+from .layers.window import WindowNetwork, flatten_windows
 from .shim import SennaPyTorchShim
 
 # bump when the saved layout changes so old pipelines fail loudly instead of mis-tagging
@@ -66,6 +68,7 @@ def build_window_tagger(
     return _senna_model(
         "senna_window_tagger",
         forward,
+        _window_network,
         features,
         nO,
         criterion=criterion,
@@ -104,6 +107,7 @@ def build_sentence_tagger(
     return _senna_model(
         "senna_sentence_tagger",
         forward_sentences,
+        _sentence_network,
         features,
         nO,
         criterion=criterion,
@@ -119,6 +123,7 @@ def build_sentence_tagger(
 def _senna_model(
     name: str,
     forward_fn: Callable,
+    build_emission_net: Callable[..., torch.nn.Module],
     features: Dict[str, Any],
     nO: Optional[int],
     *,
@@ -127,13 +132,14 @@ def _senna_model(
     **layout: int,
 ) -> Model:
     """A senna Thinc model: its featurizer, the network's layout and training settings as
-    attrs, and a PyTorch shim whose network `init` builds once the tags are known."""
+    attrs, and a PyTorch shim whose network `init` builds (with `build_emission_net`)
+    once the tags are known."""
     if criterion not in ("sll", "wll"):
         raise ValueError(f"criterion must be 'sll' or 'wll', got '{criterion}'")
     model: Model = Model(
         name,
         forward_fn,
-        init=init,
+        init=partial(init, build_emission_net=build_emission_net),
         dims={"nO": nO},
         attrs={
             "featurizer": Featurizer(features),
@@ -147,53 +153,62 @@ def _senna_model(
         },
     )
     model.shims.append(
-        SennaPyTorchShim(torch.nn.Identity(), deserialize_model=_deserializer(model))
+        SennaPyTorchShim(
+            torch.nn.Identity(), deserialize_model=_deserializer(model, build_emission_net)
+        )
     )
     return model
 
 
-def _build_scorer(model: Model, with_initial_tables: bool) -> torch.nn.Module:
+def _window_network(model: Model, **common: Any) -> torch.nn.Module:
+    return WindowNetwork(**common)
+
+
+def _sentence_network(model: Model, **common: Any) -> torch.nn.Module:
+    return SentenceNetwork(
+        conv_width=model.attrs["conv_width"],
+        distance_width=model.attrs["distance_width"],
+        max_distance=model.attrs["max_distance"],
+        **common,
+    )
+
+
+def _build_net(
+    model: Model, build_emission_net: Callable, with_initial_tables: bool
+) -> SequenceTaggerNet:
+    """The torch network of a senna model: emission network + criterion."""
     featurizer: Featurizer = model.attrs["featurizer"]
-    common = dict(
+    n_tags = model.get_dim("nO")
+    emission_net = build_emission_net(
+        model,
         table_sizes=featurizer.table_sizes,
         widths=featurizer.widths,
-        n_tags=model.get_dim("nO"),
+        n_tags=n_tags,
         window_size=model.attrs["window_size"],
         hidden_width=model.attrs["hidden_width"],
         dropout=model.attrs["dropout_rate"],
         initial_tables=featurizer.initial_tables() if with_initial_tables else None,
     )
-    if model.name == "senna_sentence_tagger":
-        return SentenceNetwork(
-            conv_width=model.attrs["conv_width"],
-            distance_width=model.attrs["distance_width"],
-            max_distance=model.attrs["max_distance"],
-            **common,
-        )
-    return WindowNetwork(**common)
-
-
-def _build_net(model: Model, with_initial_tables: bool) -> SequenceTaggerNet:
-    n_tags = model.get_dim("nO")
-    scorer = _build_scorer(model, with_initial_tables)
     criterion = build_criterion(
         model.attrs["criterion"],
         n_tags,
         allowed=model.attrs["tag_constraints"],
         constrain_training=model.attrs["constrain_training"],
     )
-    return SequenceTaggerNet(scorer, criterion)
+    return SequenceTaggerNet(emission_net, criterion)
 
 
-def init(model: Model, X: Optional[List[Doc]] = None, Y=None) -> Model:
+def init(
+    model: Model, X: Optional[List[Doc]] = None, Y=None, *, build_emission_net: Callable
+) -> Model:
     """Build the torch network; the featurizer must already be fitted (component does it)."""
     if not model.has_dim("nO"):
         raise ValueError("The senna model needs its number of tags (nO) before initialize.")
-    model.shims[0]._model = _build_net(model, with_initial_tables=True)
+    model.shims[0]._model = _build_net(model, build_emission_net, with_initial_tables=True)
     return model
 
 
-def _deserializer(model: Model) -> Callable:
+def _deserializer(model: Model, build_emission_net: Callable) -> Callable:
     def deserialize(_: torch.nn.Module, state_bytes: bytes, device: torch.device):
         if model.attrs["format"] != MODEL_FORMAT:
             raise ValueError(
@@ -203,7 +218,7 @@ def _deserializer(model: Model) -> Callable:
             )
         if not model.has_dim("nO"):  # saved before initialize: nothing to rebuild
             return torch.nn.Identity()
-        net = _build_net(model, with_initial_tables=False)
+        net = _build_net(model, build_emission_net, with_initial_tables=False)
         net.load_state_dict(torch.load(BytesIO(state_bytes), map_location=device))
         return net.to(device)
 
@@ -258,7 +273,7 @@ def _scores(model: Model, inputs: Tuple, is_train: bool) -> Tuple[torch.Tensor, 
     """The network's emissions for featurized `inputs`, and their backprop: gradients only
     in training, and none to pass back when the batch held no sequence to score."""
     net = get_net(model)
-    net.scorer.dropout.p = model.attrs["dropout_rate"]
+    net.emission_net.dropout.p = model.attrs["dropout_rate"]
     net.train(is_train)
     if not is_train:
         with torch.no_grad():

@@ -15,7 +15,7 @@ from spacy.tokens import Doc
 from spacy.training import Corpus, Example
 from spacy.util import registry
 
-_ANNOTATION = {"tag_": "TAG", "pos_": "POS", "lemma_": "LEMMA", "morph": "MORPH"}
+from .annotations import TOKEN_ANNOTATIONS
 
 
 @registry.readers("spacy-senna.Corpus.v1")
@@ -32,7 +32,8 @@ def create_corpus_with_inputs(
     """spacy.Corpus.v1 that keeps `copy_attrs` (e.g. ["tag_"]) on the predicted docs.
 
     path (Union[str, Path]): a .spacy file or a directory of them.
-    copy_attrs (List[str]): token attributes to copy: any of tag_, pos_, lemma_, morph.
+    copy_attrs (List[str]): token attributes to copy: any of tag_, pos_, lemma_, morph,
+        ent_type_.
     copy_spans (List[str]): span groups to copy, e.g. ["srl_predicates"] for SRL.
     gold_preproc (bool): keep the corpus' own tokens instead of re-tokenizing its text
         (use it for pre-tokenized benchmark data). Unlike spacy.Corpus.v1's option, docs
@@ -42,9 +43,10 @@ def create_corpus_with_inputs(
     augmenter (Optional[Callable]): a spaCy data augmenter.
     shuffle (bool): shuffle the documents.
     """
-    unknown = [a for a in copy_attrs if a not in _ANNOTATION]
+    unknown = [a for a in copy_attrs if a not in TOKEN_ANNOTATIONS]
     if unknown:
-        raise ValueError(f"copy_attrs {unknown} unsupported; choose from {sorted(_ANNOTATION)}")
+        choices = sorted(TOKEN_ANNOTATIONS)
+        raise ValueError(f"copy_attrs {unknown} unsupported; choose from {choices}")
     corpus = Corpus(path, max_length=max_length, limit=limit, augmenter=augmenter, shuffle=shuffle)
 
     def read(nlp: Language) -> Iterable[Example]:
@@ -77,9 +79,9 @@ def copy_inputs(example: Example, attrs: List[str], span_keys: Sequence[str] = (
             group = example.reference.spans[key]
             example.predicted.spans[key] = example.get_aligned_spans_y2x(group, allow_overlap=True)
     for attr in attrs:
-        if not example.reference.has_annotation(_ANNOTATION[attr]):
+        if not example.reference.has_annotation(TOKEN_ANNOTATIONS[attr]):
             continue
-        name = _ANNOTATION[attr]
+        name = TOKEN_ANNOTATIONS[attr]
         values = example.get_aligned(name, as_string=True)
         for token, value in zip(example.predicted, values):
             if value:

@@ -114,7 +114,7 @@ def biluo_to_chunks(tags: Sequence[str]) -> list[Chunk]:
     """
     parts = []
     for tag in tags:
-        prefix, type_ = split_tag(tag)
+        prefix, _, type_ = tag.partition("-")  # no Perl quirk here: a type "0" is a type
         prefix = _BILUO_LETTERS.get(prefix, prefix)
         parts.append((prefix, type_) if type_ and prefix in ("B", "I", "E", "S") else (OUTSIDE, ""))
     return _read_chunks(parts, _iobes_start, _iobes_end)

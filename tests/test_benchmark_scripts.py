@@ -10,8 +10,8 @@ from pathlib import Path
 from spacy.lang.en import English
 from spacy.tokens import Doc, Span
 
-from spacy_senna.corpora import read_conll2005
-from spacy_senna.srl_scoring import frame_chunks
+from spacy_senna.converters import read_conll2005
+from spacy_senna.frames import frame_chunks
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 

@@ -29,10 +29,14 @@ def test_split_dev_rejects_bad_fraction(tmp_path, capsys):
 
 def test_components_thread_setting_is_restored(monkeypatch):
     before = torch.get_num_threads()
-    monkeypatch.setenv("SPACY_SENNA_THREADS", "1")
-    with torch_threads():
-        assert torch.get_num_threads() == 1
-    assert torch.get_num_threads() == before
+    torch.set_num_threads(2)  # differs from the components' 1, so the restore path runs
+    try:
+        monkeypatch.setenv("SPACY_SENNA_THREADS", "1")
+        with torch_threads():
+            assert torch.get_num_threads() == 1
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
     monkeypatch.setenv("SPACY_SENNA_THREADS", "zero")
     with pytest.raises(ValueError, match="SPACY_SENNA_THREADS"):
         with torch_threads():

@@ -6,7 +6,7 @@ from spacy.vocab import Vocab
 
 from spacy_senna.cli import main
 from spacy_senna.commands.convert import output_name
-from spacy_senna.corpora import CONVERTERS
+from spacy_senna.converters import CONVERTERS
 
 # small made-up fixtures in each benchmark format
 WSJ_POS = "The\tDT\ncat\tNN\nsat\tVBD\n.\t.\n\nIt\tPRP\nran\tVBD\n"

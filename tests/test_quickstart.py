@@ -17,7 +17,7 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 
 import spacy_senna  # noqa: F401
-from spacy_senna.corpora import CONVERTERS
+from spacy_senna.converters import CONVERTERS
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = ROOT / "projects" / "quickstart"

@@ -6,8 +6,7 @@ from fractions import Fraction
 import pytest
 
 from spacy_senna.cli import main
-from spacy_senna.commands.score import conlleval
-from spacy_senna.scoring import ConllevalCounter, format_conlleval, score_chunks
+from spacy_senna.scoring import ConllevalCounter, conlleval, format_conlleval, score_chunks
 from spacy_senna.tags import conlleval_chunks
 
 # fmt: off

@@ -11,11 +11,11 @@ from spacy.training import Example
 from spacy.util import make_tempdir
 
 import spacy_senna  # noqa: F401
-from spacy_senna.corpora import read_conll2005
+from spacy_senna.converters import read_conll2005
 from spacy_senna.layers.sentence import SentenceNetwork, _MaxOverPositions
 from spacy_senna.models import featurize_predicates
 from spacy_senna.readers import copy_inputs
-from spacy_senna.srl_scoring import frame_arguments, score_srl
+from spacy_senna.scoring import frame_arguments, score_srl
 
 # words, POS, {predicate index: [(label, start, end), ...]} (V included, as in CoNLL-2005)
 SENTENCES = [

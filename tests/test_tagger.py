@@ -216,7 +216,7 @@ def test_word_table_starts_from_vectors_and_is_fine_tuned():
     tagger = nlp.get_pipe("senna_tagger")
     word = tagger.model.attrs["featurizer"].features["word"]
     row = word.lexicons[0].get("eggs")
-    table = get_net(tagger.model).scorer.lookup.tables[0].weight
+    table = get_net(tagger.model).emission_net.lookup.tables[0].weight
     assert numpy.allclose(table[row].detach().numpy(), vector)
     for _ in range(5):
         nlp.update(examples, sgd=optimizer)

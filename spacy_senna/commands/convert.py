@@ -10,7 +10,7 @@ from pathlib import Path
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
-from ..corpora import CONVERTERS
+from ..converters import CONVERTERS
 
 FORMAT_SUFFIXES = (".txt", ".tsv", ".conll", ".conllu", ".iob", ".iob1", ".iob2")
 

@@ -9,12 +9,11 @@ prints. Unlike Perl's chomp, a trailing carriage return is removed too.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..scoring import CONLLEVAL_BOUNDARY, ConllevalCounter, format_conlleval
+from ..scoring import conlleval
 
 
 def _input_lines(source: str) -> Iterator[tuple[int, str]]:
@@ -29,42 +28,6 @@ def _input_lines(source: str) -> Iterator[tuple[int, str]]:
     with path.open("rb") as stream:
         for lineno, data in enumerate(stream, 1):
             yield lineno, data.decode("utf8", errors="replace").rstrip("\r\n")
-
-
-def conlleval(
-    lines: Iterable[tuple[int, str]],
-    delimiter: str = " ",
-    raw: bool = False,
-    o_tag: str = "O",
-    name: str = "-",
-) -> str:
-    """conlleval.pl's report for numbered input lines (`name` only labels errors)."""
-    pattern = re.compile(delimiter)
-    counter = ConllevalCounter()
-    n_features: int | None = None
-    for lineno, line in lines:
-        features = pattern.split(line)
-        while features and features[-1] == "":
-            features.pop()  # Perl's split drops trailing empty fields
-        if n_features is None or n_features < 0:
-            n_features = len(features) - 1
-        elif n_features != len(features) - 1 and features:
-            raise ValueError(
-                f"{name}:{lineno}: unexpected number of features: "
-                f"{len(features)} ({n_features + 1})"
-            )
-        if not features or features[0] == CONLLEVAL_BOUNDARY:
-            features = [CONLLEVAL_BOUNDARY, "O", "O"]
-        if len(features) < 2:
-            raise ValueError(f"{name}:{lineno}: unexpected number of features in line {line}")
-        gold, guess = features[-2], features[-1]
-        if raw:
-            gold = "O" if gold in (o_tag, "O") else f"B-{gold}"
-            guess = "O" if guess in (o_tag, "O") else f"B-{guess}"
-        boundary = len(features) > 2 and features[0] == CONLLEVAL_BOUNDARY
-        counter.add(gold, guess, boundary=boundary)
-    result = counter.result()
-    return format_conlleval(result, result["n_tokens"], result["acc"])
 
 
 def _run(args: argparse.Namespace) -> None:

@@ -273,28 +273,28 @@ class CRF(nn.Module):
         With a partial labelling covering one span (e.g. B-X I-X L-X, or U-X) this is the
         log-probability of that exact labelled span, the confidence span taggers report.
         """
-        constrained = self.constrain_training
-        self.constrain_training = True
-        try:
-            return -self.nll(emissions, tags, lengths)
-        finally:
-            self.constrain_training = constrained
+        return self.clamped_log_partition(emissions, tags, lengths) - self.log_partition(
+            emissions, lengths
+        )
 
-    def decode(self, emissions: Tensor, lengths: Tensor) -> Tensor:
+    def decode(self, emissions: Tensor, lengths: Tensor, *, constrained: bool = True) -> Tensor:
         """(B, T) best tag sequence by Viterbi; -1 on padding."""
-        paths, _ = self.kbest(emissions, lengths, 1)
+        paths, _ = self.kbest(emissions, lengths, 1, constrained=constrained)
         return paths[:, 0]
 
-    def kbest(self, emissions: Tensor, lengths: Tensor, k: int) -> Tuple[Tensor, Tensor]:
+    def kbest(
+        self, emissions: Tensor, lengths: Tensor, k: int, *, constrained: bool = True
+    ) -> Tuple[Tensor, Tensor]:
         """The k highest-scoring paths (B, k, T) and their scores (B, k), best first.
 
-        When fewer than k paths exist the extra rows are -1 with score -inf.
+        When fewer than k paths exist the extra rows are -1 with score -inf;
+        `constrained=False` ignores the hard constraints (for ablations).
         """
         if k < 1:
             raise ValueError(f"k must be >= 1, got {k}")
         lengths = self._check(emissions, lengths)
         with torch.no_grad():
-            folded, transitions = self._folded(emissions, lengths, True)
+            folded, transitions = self._folded(emissions, lengths, constrained)
             if k == 1:
                 return _viterbi(folded, transitions, lengths)
             return _kbest_viterbi(folded, transitions, lengths, k)

@@ -1,6 +1,6 @@
 """Lookup tables (paper §3.2, eq. 2): one embedding table per discrete feature column."""
 
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy
 import torch
@@ -8,7 +8,7 @@ from torch import Tensor, nn
 
 
 class FeatureLookup(nn.Module):
-    """Embeds (B, T, K) feature ids with K tables and concatenates them.
+    """Embeds K columns of feature ids with K tables and concatenates them.
 
     Tables are initialised uniformly in [-1, 1] (fan-in 1, the paper's Torch-style
     convention, §4.6); rows given in `initial_tables` (NaN rows = keep random) are copied
@@ -17,7 +17,8 @@ class FeatureLookup(nn.Module):
     :param table_sizes: rows of each table (PADDING = 0 and UNKNOWN = 1 included).
     :param widths: embedding width of each table.
 
-    *Shape:* ids ``(batch, time, len(widths))`` -> ``(batch, time, sum(widths))``
+    *Shape:* ids ``(..., len(widths))`` -> ``(..., sum(widths))``; the networks pass
+    flat rows ``(n_rows, len(widths))`` (every sentence of a batch laid end to end)
     """
 
     def __init__(
@@ -46,6 +47,3 @@ class FeatureLookup(nn.Module):
 
     def forward(self, ids: Tensor) -> Tensor:
         return torch.cat([table(ids[..., k]) for k, table in enumerate(self.tables)], dim=-1)
-
-    def table_widths(self) -> List[int]:
-        return [t.embedding_dim for t in self.tables]

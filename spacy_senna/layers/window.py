@@ -1,15 +1,13 @@
 """SENNA's window approach network (paper §3.3.1, Figure 1) with its sequence criterion."""
 
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 import numpy
 import torch
 from torch import Tensor, nn
 
 from ..lexicon import PADDING
-from .crf import CRF
 from .lookup import FeatureLookup
-from .word_likelihood import WordLevelLikelihood
 
 
 class WindowNetwork(nn.Module):
@@ -57,7 +55,9 @@ class WindowNetwork(nn.Module):
         return scores[index]
 
 
-def flatten_windows(docs_ids: Sequence[numpy.ndarray], half_window: int) -> tuple:
+def flatten_windows(
+    docs_ids: Sequence[numpy.ndarray], half_window: int
+) -> Tuple[numpy.ndarray, numpy.ndarray]:
     """Lay sentences end to end with `half_window` PADDING rows around each one.
 
     Returns (flat ids (n_rows, K), index (B, T) of each token's centre row minus
@@ -77,32 +77,3 @@ def flatten_windows(docs_ids: Sequence[numpy.ndarray], half_window: int) -> tupl
             index[b, : len(ids)] = numpy.arange(row, row + len(ids)) - half_window
             row += len(ids) + half_window
     return numpy.concatenate(blocks), index
-
-
-class SequenceTaggerNet(nn.Module):
-    """A scoring network plus its training criterion (CRF = SLL, or WLL)."""
-
-    def __init__(self, scorer: nn.Module, criterion: CRF):
-        super().__init__()
-        self.scorer = scorer
-        self.criterion = criterion
-
-    def forward(self, *inputs: Tensor) -> Tensor:
-        return self.scorer(*inputs)
-
-
-def build_criterion(
-    kind: str,
-    n_tags: int,
-    *,
-    allowed: Optional[tuple] = None,
-    constrain_training: bool = False,
-) -> CRF:
-    """ "sll" -> CRF, "wll" -> word-level softmax; `allowed` = (transitions, start, end)."""
-    if kind not in ("sll", "wll"):
-        raise ValueError(f"criterion must be 'sll' or 'wll', got '{kind}'")
-    cls = CRF if kind == "sll" else WordLevelLikelihood
-    criterion = cls(n_tags, constrain_training=constrain_training)
-    if allowed is not None:
-        criterion.set_constraints(*(torch.tensor(numpy.array(a, dtype=bool)) for a in allowed))
-    return criterion

@@ -1,7 +1,9 @@
 """spaCy components; importing this registers their factories."""
 
-from .span_labeler import SennaChunker, SennaNER, make_senna_chunker, make_senna_ner
-from .srl import SennaSRL, make_senna_srl, srl_frames
+from .chunker import SennaChunker, make_senna_chunker
+from .ner import SennaNER, make_senna_ner
+from .sequence_labeler import SennaWarning
+from .srl import SennaSRL, make_senna_srl
 from .tagger import SennaTagger, make_senna_tagger
 
 __all__ = [
@@ -9,9 +11,9 @@ __all__ = [
     "SennaNER",
     "SennaSRL",
     "SennaTagger",
+    "SennaWarning",
     "make_senna_chunker",
     "make_senna_ner",
     "make_senna_srl",
     "make_senna_tagger",
-    "srl_frames",
 ]

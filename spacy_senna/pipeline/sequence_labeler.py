@@ -1,14 +1,34 @@
-"""The shared sequence-labeling core of every senna component.
+"""The shared core of every senna component: rows -> gold ids -> loss; rows -> decode ->
+per-doc results.
 
-A component is a `SequenceLabeler` that only says how to read gold tag strings from an
-Example (`gold_tags`) and how to write decoded tags to a Doc (`set_annotations`), plus
-its tag inventory (`tag_names`). Featurizing, the network, the CRF loss, decoding,
-initialization and serialization live here once.
+A *row* is one sequence the network scores: a sentence (window network) or a
+(sentence, predicate) pair (sentence network, SRL). A component says only
+
+- what the model reads (`model_input`: the docs, or docs with their predicates),
+- its gold tags (`gold_tags` for a whole doc, or `gold_rows` row by row),
+- how a decoded row becomes a result (`row_result`) and the rows of a doc one
+  prediction (`doc_prediction`), and how a prediction is written (`set_annotations`),
+
+plus its tag inventory (`tag_names`). Featurizing, the network, the CRF loss, decoding,
+initialization, warnings, error handling and serialization live here once.
 """
 
 import warnings
+from abc import abstractmethod
 from itertools import islice
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+)
 
 import numpy
 import torch
@@ -21,6 +41,7 @@ from spacy.util import minibatch
 from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer, set_dropout_rate
 
+from ..annotations import TOKEN_ANNOTATIONS
 from ..models import Sequences, get_net
 from ..threads import torch_threads
 
@@ -57,21 +78,28 @@ constrain_training = false
     )["model"]
 
 
-# token attributes a cascade feature may read, and the Doc annotation that sets them
-INPUT_ANNOTATIONS = {"tag_": "TAG", "pos_": "POS", "lemma_": "LEMMA", "ent_type_": "ENT_TYPE"}
+class SennaWarning(UserWarning):
+    """A senna component's warning; shown once per `nlp()` call or `nlp.pipe()` run."""
 
 
-def per_doc(rows: List, bounds: List[List[Tuple[int, int]]]) -> List[List]:
-    """Group per-sequence rows back into one list per doc."""
-    out, i = [], 0
-    for doc_bounds in bounds:
-        out.append(rows[i : i + len(doc_bounds)])
-        i += len(doc_bounds)
-    return out
+warnings.filterwarnings("always", category=SennaWarning)
 
 
-def doc_of_row(bounds: List[List[Tuple[int, int]]]) -> List[int]:
-    return [d for d, doc_bounds in enumerate(bounds) for _ in doc_bounds]
+class Row(NamedTuple):
+    """One scored sequence: tokens [start, end) of its doc, and its predicate (SRL)."""
+
+    start: int
+    end: int
+    predicate: Optional[int] = None
+
+
+def rows_per_doc(scores: Sequences) -> List[List[Row]]:
+    """The rows of a batch's scores, grouped by doc (in row order)."""
+    predicates = scores.predicates or [[None] * len(bounds) for bounds in scores.bounds]
+    return [
+        [Row(start, end, p) for (start, end), p in zip(bounds, doc_predicates)]
+        for bounds, doc_predicates in zip(scores.bounds, predicates)
+    ]
 
 
 def same_tokens(example: Example) -> bool:
@@ -81,7 +109,7 @@ def same_tokens(example: Example) -> bool:
 
 
 class SequenceLabeler(TrainablePipe):
-    """Base class: tags every token of a sequence with a CRF (or WLL) over SENNA scores."""
+    """Base class: tags every token of a row with a CRF (or WLL) over SENNA scores."""
 
     def __init__(
         self,
@@ -98,16 +126,18 @@ class SequenceLabeler(TrainablePipe):
         self.scorer = scorer
         self.cfg: Dict = {"labels": [], **cfg}
         self._tag_index: Optional[Dict[str, int]] = None
-        self._warned_inputs = False
+        self._warned: Set[str] = set()
 
     # -- labels ---------------------------------------------------------------------------
 
     @property
     def labels(self) -> Tuple[str, ...]:
+        """The component's labels, in the order they were added."""
         return tuple(self.cfg["labels"])
 
     @property
     def label_data(self) -> List[str]:
+        """The labels, for `spacy init labels`."""
         return list(self.labels)
 
     @property
@@ -121,79 +151,154 @@ class SequenceLabeler(TrainablePipe):
 
     @property
     def tag_index(self) -> Dict[str, int]:
+        """Tag name -> CRF tag id."""
         if self._tag_index is None:
             self._tag_index = {tag: i for i, tag in enumerate(self.tag_names)}
         return self._tag_index
 
     def add_label(self, label: str) -> int:
+        """Add a label before initialization; 0 if it was there already, else 1."""
         if not isinstance(label, str) or not label:
-            raise ValueError(f"{self.name}: labels must be non-empty strings, got {label!r}")
+            raise ValueError(f"[{self.name}] labels must be non-empty strings, got {label!r}")
         if label in self.cfg["labels"]:
             return 0
-        self._allow_extra_label()
+        self._check_new_label(label)
         self.cfg["labels"].append(label)
         self.vocab.strings.add(label)
         self._tag_index = None
         return 1
 
+    def _check_new_label(self, label: str) -> None:
+        """Raise when `label` cannot be added (after initialize, or not representable)."""
+        if self.model.has_dim("nO") and self.model.get_dim("nO") is not None:
+            raise ValueError(
+                f"[{self.name}] cannot add labels after the model is initialized: add "
+                "them before nlp.initialize() (or pass them to initialize via labels)."
+            )
+
+    @abstractmethod
     def labels_from_examples(self, examples: Iterable[Example]) -> List[str]:
+        """The labels found in the reference docs of `examples`."""
         raise NotImplementedError
 
-    # -- the two things a component defines ----------------------------------------------
+    # -- what the model reads and the gold rows -------------------------------------------
+
+    def model_input(self, docs: List[Doc]) -> List[Any]:
+        """What the model reads: the docs (one row per sentence); SRL pairs each doc with
+        its predicates (one row per predicate)."""
+        return docs
 
     def gold_tags(self, example: Example) -> List[Optional[str]]:
-        """Gold tag names on the predicted tokens; None where missing or misaligned."""
-        raise NotImplementedError
+        """Gold tag names on the predicted tokens; None where missing or misaligned.
 
-    def set_annotations(self, docs: Iterable[Doc], tag_ids: List[numpy.ndarray]) -> None:
-        raise NotImplementedError
+        A component implements this, or `gold_rows` when its rows are not slices of one
+        tag sequence per doc (SRL: one row per predicate).
+        """
+        name = type(self).__name__
+        raise NotImplementedError(f"{name} implements neither gold_tags nor gold_rows")
 
-    def model_input(self, docs: List[Doc]) -> List:
-        """What the model reads: the docs (one sequence per sentence); SRL pairs each doc
-        with its predicates (one sequence per predicate)."""
-        return docs
+    def gold_rows(self, example: Example, rows: List[Row]) -> List[List[Optional[str]]]:
+        """Gold tag names of each row of the example's doc (default: slices of `gold_tags`)."""
+        tags = self.gold_tags(example)
+        return [tags[row.start : row.end] for row in rows]
+
+    def gold_tag_ids(self, examples: Sequence[Example], scores: Sequences) -> torch.Tensor:
+        """(n_rows, T) gold tag ids; -1 where missing, misaligned or an unknown label."""
+        index = self.tag_index
+        out = numpy.full(tuple(scores.emissions.shape[:2]), -1, dtype="int64")
+        unknown = set()
+        row_id = 0
+        for eg, rows in zip(examples, rows_per_doc(scores)):
+            for tags in self.gold_rows(eg, rows):
+                for i, tag in enumerate(tags):
+                    if tag is None or tag == "":
+                        continue
+                    tag_id = index.get(tag)
+                    if tag_id is None:
+                        unknown.add(tag)
+                    else:
+                        out[row_id, i] = tag_id
+                row_id += 1
+        if unknown:
+            warnings.warn(
+                f"[{self.name}] gold labels not in the component's label set are treated "
+                f"as missing: {sorted(unknown)[:10]}. Add them with add_label or "
+                "initialize on data that contains them.",
+                SennaWarning,
+            )
+        return torch.from_numpy(out)
 
     # -- prediction -----------------------------------------------------------------------
 
     def __call__(self, doc: Doc) -> Doc:
-        with torch_threads():
-            return super().__call__(doc)
+        """Annotate one doc (errors go to the pipeline's error handler)."""
+        error_handler = self.get_error_handler()
+        self._warned = set()
+        try:
+            with torch_threads():
+                self.set_annotations([doc], self.predict([doc]))
+            return doc
+        except Exception as e:
+            error_handler(self.name, self, [doc], e)
+            return doc
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        """Annotate a stream of docs in batches (errors go to the error handler)."""
+        error_handler = self.get_error_handler()
+        self._warned = set()
         for docs in minibatch(stream, size=batch_size):
-            with torch_threads():
-                predictions = self.predict(docs)
-                self.set_annotations(docs, predictions)
-            yield from docs
+            try:
+                with torch_threads():
+                    self.set_annotations(docs, self.predict(docs))
+                yield from docs
+            except Exception as e:
+                error_handler(self.name, self, docs, e)
 
-    def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
-        """The best tag sequence of every doc (sentence by sentence), as tag id arrays."""
+    def predict(self, docs: Iterable[Doc]) -> List[Any]:
+        """One prediction per doc (`doc_prediction`), from the decoded rows of the batch."""
         docs = list(docs)
         self._check_inputs(docs)
-        if not any(len(doc) for doc in docs):
-            return [numpy.zeros(0, dtype="int64") for _ in docs]
         scores = self.model.predict(self.model_input(docs))
+        results = self.row_results(scores) if len(scores.lengths) else []
+        out, i = [], 0
+        for doc, rows in zip(docs, rows_per_doc(scores)):
+            out.append(self.doc_prediction(doc, rows, results[i : i + len(rows)]))
+            i += len(rows)
+        return out
+
+    def row_results(self, scores: Sequences) -> List[Any]:
+        """One result per row: its best tag ids (Viterbi), as an int64 array."""
         paths = get_net(self.model).criterion.decode(scores.emissions, scores.lengths).numpy()
-        rows = [paths[i, :n] for i, n in enumerate(scores.lengths.tolist())]
-        return [
-            numpy.concatenate(seqs) if seqs else numpy.zeros(0, dtype="int64")
-            for seqs in per_doc(rows, scores.bounds)
-        ]
+        return [paths[i, :n] for i, n in enumerate(scores.lengths.tolist())]
+
+    @abstractmethod
+    def doc_prediction(self, doc: Doc, rows: List[Row], results: List[Any]) -> Any:
+        """The prediction for one doc from the results of its rows."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def set_annotations(self, docs: Iterable[Doc], predictions: List[Any]) -> None:
+        """Write the predictions onto the docs."""
+        raise NotImplementedError
+
+    def warn_once(self, key: str, message: str) -> None:
+        """Warn with `message` once per `nlp()` call or `nlp.pipe()` run."""
+        if key not in self._warned:
+            self._warned.add(key)
+            warnings.warn(message, SennaWarning)
 
     def _check_inputs(self, docs: List[Doc]) -> None:
-        """Warn (once) when a cascade input such as token.tag_ is missing on the docs."""
-        if self._warned_inputs:
-            return
+        """Warn when a cascade input such as token.tag_ is missing on the docs."""
         for feature in self.model.attrs["featurizer"].features.values():
-            name = INPUT_ANNOTATIONS.get(getattr(feature, "attr", None))
+            attr = getattr(feature, "attr", None)
+            name = TOKEN_ANNOTATIONS.get(attr)
             if name and any(len(d) and not d.has_annotation(name) for d in docs):
-                self._warned_inputs = True
-                warnings.warn(
-                    f"[{self.name}] reads token.{feature.attr} as an input feature, but the "
-                    f"docs have no {feature.attr} annotation: put a component that sets it "
-                    "(e.g. senna_tagger) before this one; without it accuracy drops sharply."
+                self.warn_once(
+                    f"input:{attr}",
+                    f"[{self.name}] reads token.{attr} as an input feature, but the "
+                    f"docs have no {attr} annotation: put a component that sets it "
+                    "(e.g. senna_tagger) before this one; without it accuracy drops sharply.",
                 )
-                return
 
     # -- training -------------------------------------------------------------------------
 
@@ -205,6 +310,7 @@ class SequenceLabeler(TrainablePipe):
         sgd: Optional[Optimizer] = None,
         losses: Optional[Dict[str, float]] = None,
     ) -> Dict[str, float]:
+        """One training step on a batch of examples; adds the loss to `losses`."""
         if losses is None:
             losses = {}
         losses.setdefault(self.name, 0.0)
@@ -223,33 +329,6 @@ class SequenceLabeler(TrainablePipe):
         losses[self.name] += loss
         return losses
 
-    def gold_tag_ids(self, examples: Sequence[Example], scores: Sequences) -> torch.Tensor:
-        """(n_sequences, T) gold tag ids; -1 where missing, misaligned or an unknown label."""
-        index = self.tag_index
-        out = numpy.full(tuple(scores.emissions.shape[:2]), -1, dtype="int64")
-        unknown = set()
-        row = 0
-        for eg, bounds in zip(examples, scores.bounds):
-            ids = numpy.full(len(eg.predicted), -1, dtype="int64")
-            for i, tag in enumerate(self.gold_tags(eg)):
-                if tag is None or tag == "":
-                    continue
-                tag_id = index.get(tag)
-                if tag_id is None:
-                    unknown.add(tag)
-                else:
-                    ids[i] = tag_id
-            for start, end in bounds:
-                out[row, : end - start] = ids[start:end]
-                row += 1
-        if unknown:
-            warnings.warn(
-                f"[{self.name}] gold labels not in the component's label set are treated "
-                f"as missing: {sorted(unknown)[:10]}. Add them with add_label or "
-                "initialize on data that contains them."
-            )
-        return torch.from_numpy(out)
-
     def get_loss(
         self, examples: Sequence[Example], scores: Sequences
     ) -> Tuple[float, torch.Tensor]:
@@ -263,7 +342,8 @@ class SequenceLabeler(TrainablePipe):
         bad = ~torch.isfinite(nll)
         if bool(bad.any()):
             row = int(bad.nonzero()[0, 0])
-            doc = examples[doc_of_row(scores.bounds)[row]].predicted
+            doc_of_row = [d for d, bounds in enumerate(scores.bounds) for _ in bounds]
+            doc = examples[doc_of_row[row]].predicted
             raise ValueError(
                 f"[{self.name}] non-finite loss for the doc '{doc.text[:80]}': "
                 "its gold tags are impossible under the training constraints "
@@ -283,12 +363,8 @@ class SequenceLabeler(TrainablePipe):
         """Labels (given, or read from the data), feature dictionaries, then the network."""
         validate_get_examples(get_examples, f"{type(self).__name__}.initialize")
         examples = list(get_examples())
-        if labels is not None:
-            for label in labels:
-                self.add_label(label)
-        else:
-            for label in self.labels_from_examples(examples):
-                self.add_label(label)
+        for label in labels if labels is not None else self.labels_from_examples(examples):
+            self.add_label(label)
         self._require_labels()
         vocab = nlp.vocab if nlp is not None else self.vocab
         self.model.attrs["featurizer"].fit([eg.reference for eg in examples], vocab)
@@ -296,20 +372,16 @@ class SequenceLabeler(TrainablePipe):
         self.model.attrs["tag_constraints"] = self.tag_constraints()
         self.model.initialize(X=[eg.predicted for eg in islice(examples, 10)])
 
-    def _allow_extra_label(self) -> None:
-        if self.model.has_dim("nO") and self.model.get_dim("nO") is not None:
-            raise ValueError(
-                f"[{self.name}] cannot add labels after the model is initialized: add "
-                "them before nlp.initialize() (or pass them to initialize via labels)."
-            )
-
     def finish_update(self, sgd: Optimizer) -> None:
+        """Apply the accumulated gradients with `sgd`."""
         self.model.finish_update(sgd)
 
     def from_bytes(self, bytes_data, *, exclude=tuple()):
+        """Load the component from bytes."""
         self._tag_index = None
         return super().from_bytes(bytes_data, exclude=exclude)
 
     def from_disk(self, path, *, exclude=tuple()):
+        """Load the component from a directory."""
         self._tag_index = None
         return super().from_disk(path, exclude=exclude)

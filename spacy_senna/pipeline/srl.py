@@ -5,26 +5,24 @@ word against it and a CRF decodes an IOBES (here BILUO) argument sequence, so a 
 can hold a different role for each predicate. Frames are written as span groups:
 `doc.spans["srl:7"]` holds the arguments (A0, A1, AM-TMP, ..., and V itself) of the
 predicate at token 7, with CRF probabilities in `attrs["scores"]`; `doc._.srl_frames`
-lists them. Predicates come from `doc.spans["srl_predicates"]` when present (given
+lists them (see frames.py). Predicates come from `doc.spans["srl_predicates"]` when present (given
 predicates, as in CoNLL-2005), otherwise from tokens whose `tag_` starts with "V"
 (SENNA's `-posvbs`; needs a tagger such as senna_tagger before this component).
 """
 
-import warnings
-from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Iterable, List, Optional, Tuple
 
 import numpy
-import torch
 from spacy.language import Language
-from spacy.tokens import Doc, SpanGroup, Token
+from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
-from ..models import Sequences, get_net
-from ..tags import biluo_to_chunks, chunks_to_biluo
-from .sequence_labeler import WORD_CAPS_FEATURES, same_tokens
-from .span_labeler import Chunk, SpanLabeler, _non_overlapping, _span_probabilities
+from ..frames import frame_key, frame_keys
+from ..tags import Chunk, chunks_to_biluo
+from .sequence_labeler import WORD_CAPS_FEATURES, Row, same_tokens
+from .spans import Ranked, SpanLabeler, non_overlapping
 
 DEFAULT_SRL_MODEL = Config().from_str(
     f"""
@@ -42,37 +40,6 @@ constrain_training = false
 )["model"]
 
 Frame = Tuple[int, List[Chunk], numpy.ndarray]  # predicate token, arguments, probabilities
-
-
-class SrlFrame(NamedTuple):
-    """One predicate and its arguments (V, the predicate itself, included)."""
-
-    predicate: Token
-    arguments: SpanGroup
-
-
-def frame_key(spans_key: str, predicate: int) -> str:
-    """The span group holding the frame of the predicate at token `predicate`."""
-    return f"{spans_key}:{predicate}"
-
-
-def frame_keys(doc: Doc, spans_key: str = "srl") -> List[Tuple[int, str]]:
-    """(predicate token, span group key) of every frame on the doc, in token order."""
-    prefix = f"{spans_key}:"
-    found = []
-    for key in doc.spans:
-        if key.startswith(prefix) and key[len(prefix) :].isdigit():
-            found.append((int(key[len(prefix) :]), key))
-    return sorted(found)
-
-
-def srl_frames(doc: Doc, spans_key: str = "srl") -> List[SrlFrame]:
-    """The doc's frames: `[SrlFrame(predicate token, argument spans), ...]`."""
-    return [SrlFrame(doc[i], doc.spans[key]) for i, key in frame_keys(doc, spans_key)]
-
-
-if not Doc.has_extension("srl_frames"):
-    Doc.set_extension("srl_frames", getter=srl_frames)
 
 
 @Language.factory(
@@ -142,7 +109,6 @@ class SennaSRL(SpanLabeler):
             predicates_key=predicates_key,
             predicate_tag_prefix=predicate_tag_prefix,
         )
-        self._warned_no_tags = False
 
     # -- predicates -----------------------------------------------------------------------
 
@@ -154,23 +120,24 @@ class SennaSRL(SpanLabeler):
         if not len(doc):
             return []
         if not doc.has_annotation("TAG"):
-            if not self._warned_no_tags:
-                self._warned_no_tags = True
-                warnings.warn(
-                    f"[{self.name}] a doc has neither doc.spans['{key}'] (given predicates) "
-                    "nor POS tags to find verbs: put senna_tagger before senna_srl, or mark "
-                    f"the predicates in doc.spans['{key}']. No frames were written."
-                )
+            self.warn_once(
+                "no-predicates",
+                f"[{self.name}] a doc has neither doc.spans['{key}'] (given predicates) "
+                "nor POS tags to find verbs: put senna_tagger before senna_srl, or mark "
+                f"the predicates in doc.spans['{key}']. No frames were written.",
+            )
             return []
         prefix = self.cfg["predicate_tag_prefix"]
         return [t.i for t in doc if t.tag_.startswith(prefix)]
 
     def model_input(self, docs: List[Doc]) -> List[Tuple[Doc, List[int]]]:
+        """Each doc with its predicates: one row per predicate."""
         return [(doc, self.predicates(doc)) for doc in docs]
 
     # -- labels and gold ------------------------------------------------------------------
 
     def labels_from_examples(self, examples: Iterable[Example]) -> List[str]:
+        """The argument labels of every reference frame."""
         labels = set()
         for eg in examples:
             for _, key in frame_keys(eg.reference, self.cfg["spans_key"]):
@@ -196,59 +163,29 @@ class SennaSRL(SpanLabeler):
         if key not in example.reference.spans:
             return None
         spans = example.get_aligned_spans_y2x(example.reference.spans[key], allow_overlap=True)
-        return _non_overlapping(spans, self.name, example)
+        return non_overlapping(spans, self.name, example)
 
-    def gold_tag_ids(self, examples: Sequence[Example], scores: Sequences) -> torch.Tensor:
-        """(n_rows, T) gold tag ids, one row per predicate; -1 where unknown."""
-        index = self.tag_index
-        out = numpy.full(tuple(scores.emissions.shape[:2]), -1, dtype="int64")
-        unknown = set()
-        row = 0
-        for eg, bounds, predicates in zip(examples, scores.bounds, scores.predicates):
-            for (start, end), predicate in zip(bounds, predicates):
-                chunks = self.gold_frame(eg, predicate)
-                if chunks is not None:
-                    tags = chunks_to_biluo(chunks, len(eg.predicted))[start:end]
-                    for i, tag in enumerate(tags):
-                        if tag in index:
-                            out[row, i] = index[tag]
-                        else:
-                            unknown.add(tag)
-                row += 1
-        if unknown:
-            warnings.warn(
-                f"[{self.name}] gold labels not in the component's label set are treated "
-                f"as missing: {sorted(unknown)[:10]}. Initialize on data that contains them."
-            )
-        return torch.from_numpy(out)
+    def gold_rows(self, example: Example, rows: List[Row]) -> List[List[Optional[str]]]:
+        """Per predicate row, its gold frame as BILUO tags over the row's sentence."""
+        out: List[List[Optional[str]]] = []
+        for row in rows:
+            chunks = self.gold_frame(example, row.predicate)
+            if chunks is None:
+                out.append([None] * (row.end - row.start))
+            else:
+                out.append(chunks_to_biluo(chunks, len(example.predicted))[row.start : row.end])
+        return out
 
     # -- prediction -----------------------------------------------------------------------
 
-    def predict(self, docs: Iterable[Doc]) -> List[List[Frame]]:
-        """Per doc, one (predicate, argument chunks, probabilities) per predicate."""
-        docs = list(docs)
-        self._check_inputs(docs)
-        pairs = self.model_input(docs)
-        if not any(predicates for _, predicates in pairs):
-            return [[] for _ in docs]
-        scores = self.model.predict(pairs)
-        crf = get_net(self.model).criterion
-        paths = crf.decode(scores.emissions, scores.lengths).numpy()
-        tags = self.tag_names
-        decoded = [
-            biluo_to_chunks([tags[t] for t in paths[row, :n]])
-            for row, n in enumerate(scores.lengths.tolist())
-        ]
-        probs = _span_probabilities(crf, scores.emissions, scores.lengths, decoded, self.tag_index)
-        out, row = [], 0
-        for bounds, predicates in zip(scores.bounds, scores.predicates):
-            frames = []
-            for (start, _), predicate in zip(bounds, predicates):
-                chunks = [(label, s + start, e + start) for label, s, e in decoded[row]]
-                frames.append((predicate, chunks, probs[row]))
-                row += 1
-            out.append(frames)
-        return out
+    def doc_prediction(self, doc: Doc, rows: List[Row], results: List[Ranked]) -> List[Frame]:
+        """One (predicate, argument chunks with doc offsets, probabilities) per row."""
+        frames = []
+        for row, ranked in zip(rows, results):
+            chunks, probs = ranked[0]
+            shifted = [(label, s + row.start, e + row.start) for label, s, e in chunks]
+            frames.append((row.predicate, shifted, probs))
+        return frames
 
     def set_annotations(self, docs: Iterable[Doc], predictions: List[List[Frame]]) -> None:
         """Replace the docs' frames with the predicted ones."""
@@ -256,12 +193,6 @@ class SennaSRL(SpanLabeler):
             for _, key in frame_keys(doc, self.cfg["spans_key"]):
                 del doc.spans[key]
             for predicate, chunks, probs in frames:
-                group = self._span_group(doc, chunks, probs)
+                group = self.span_group(doc, chunks, probs)
                 group.attrs["predicate"] = predicate
                 doc.spans[frame_key(self.cfg["spans_key"], predicate)] = group
-
-    def write_spans(self, doc: Doc, chunks: List[Chunk], probs: numpy.ndarray) -> None:
-        raise NotImplementedError("senna_srl writes whole frames in set_annotations")
-
-
-__all__ = ["SennaSRL", "SrlFrame", "frame_key", "frame_keys", "srl_frames"]

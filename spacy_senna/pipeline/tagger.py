@@ -10,7 +10,7 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 from thinc.api import Model
 
-from .sequence_labeler import SequenceLabeler, default_model_config, same_tokens
+from .sequence_labeler import Row, SequenceLabeler, default_model_config, same_tokens
 
 DEFAULT_TAGGER_MODEL = default_model_config(
     """
@@ -59,18 +59,27 @@ class SennaTagger(SequenceLabeler):
         super().__init__(vocab, model, name, scorer=scorer, overwrite=overwrite)
 
     def labels_from_examples(self, examples: Iterable[Example]) -> List[str]:
+        """The tags of the reference tokens."""
         tags = set()
         for eg in examples:
             tags.update(t.tag_ for t in eg.reference if t.tag_)
         return sorted(tags)
 
     def gold_tags(self, example: Example) -> List[Optional[str]]:
+        """The reference tags on the predicted tokens (None: untagged or misaligned)."""
         if same_tokens(example):
             strings = self.vocab.strings
             return [strings[h] if h else None for h in example.y.to_array(TAG).tolist()]
         return example.get_aligned("TAG", as_string=True)
 
+    def doc_prediction(
+        self, doc: Doc, rows: List[Row], results: List[numpy.ndarray]
+    ) -> numpy.ndarray:
+        """The tag ids of the whole doc: its rows' Viterbi paths end to end."""
+        return numpy.concatenate(results) if results else numpy.zeros(0, dtype="int64")
+
     def set_annotations(self, docs: Iterable[Doc], tag_ids: List[numpy.ndarray]) -> None:
+        """Write token.tag_ (keeping tags already set unless overwrite)."""
         hashes = numpy.array(
             [self.vocab.strings.add(tag) for tag in self.tag_names], dtype="uint64"
         )

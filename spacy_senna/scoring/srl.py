@@ -13,12 +13,11 @@ CoNLL-2005 WSJ 23 (benchmarks/srl_eval.py: identical overall and per-type scores
 from collections import Counter
 from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Tuple
 
-from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import registry
 
-from .pipeline.srl import frame_keys
-from .tags import Chunk
+from ..frames import frame_chunks, frame_keys
+from ..tags import Chunk
+from .counts import prf
 
 Argument = Tuple[str, FrozenSet[Tuple[int, int]]]
 EXCLUDED = ("V", "C-V")
@@ -48,14 +47,6 @@ def _predicted_index(example: Example, ref_index: int) -> Optional[int]:
     return int(aligned[0]) if len(aligned) == 1 else None
 
 
-def frame_chunks(doc: Doc, spans_key: str = "srl") -> Dict[int, List[Chunk]]:
-    """{predicate token: [(label, start, end), ...]} of every frame on the doc."""
-    return {
-        i: [(s.label_, s.start, s.end) for s in doc.spans[key]]
-        for i, key in frame_keys(doc, spans_key)
-    }
-
-
 def score_srl(examples: Iterable[Example], *, spans_key: str = "srl", **_) -> Dict[str, Any]:
     """`srl_p`, `srl_r`, `srl_f` (0-1, like spaCy's scores) and `srl_per_type`."""
     correct: Counter = Counter()
@@ -67,20 +58,22 @@ def score_srl(examples: Iterable[Example], *, spans_key: str = "srl", **_) -> Di
             aligned = eg.get_aligned_spans_y2x(eg.reference.spans[key], allow_overlap=True)
             gold = frame_arguments((s.label_, s.start, s.end) for s in aligned)
             predicate = _predicted_index(eg, ref_index)
-            guess = frame_arguments(found.get(predicate, [])) if predicate is not None else {}
+            guess = frame_arguments(found.get(predicate, []) if predicate is not None else [])
             _count(gold, guess, correct, n_gold, n_found)
     has_any = sum(n_gold.values()) + sum(n_found.values()) > 0
     if not has_any:
         return {"srl_p": None, "srl_r": None, "srl_f": None, "srl_per_type": None}
     per_type = {
-        label: _prf(correct[label], n_gold[label], n_found[label])
+        label: _pr_f(correct[label], n_gold[label], n_found[label])
         for label in sorted(set(n_gold) | set(n_found))
     }
-    total = _prf(sum(correct.values()), sum(n_gold.values()), sum(n_found.values()))
+    total = _pr_f(sum(correct.values()), sum(n_gold.values()), sum(n_found.values()))
     return {"srl_p": total["p"], "srl_r": total["r"], "srl_f": total["f"], "srl_per_type": per_type}
 
 
-def _count(gold: Counter, guess: Counter, correct: Counter, n_gold: Counter, n_found: Counter):
+def _count(
+    gold: Counter, guess: Counter, correct: Counter, n_gold: Counter, n_found: Counter
+) -> None:
     for (label, _), n in gold.items():
         n_gold[label] += n
     for (label, _), n in guess.items():
@@ -89,14 +82,6 @@ def _count(gold: Counter, guess: Counter, correct: Counter, n_gold: Counter, n_f
         correct[arg[0]] += n
 
 
-def _prf(n_correct: int, n_gold: int, n_found: int) -> Dict[str, float]:
-    p = n_correct / n_found if n_found else 0.0
-    r = n_correct / n_gold if n_gold else 0.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return {"p": p, "r": r, "f": f}
-
-
-@registry.scorers("spacy-senna.srl_scorer.v1")
-def make_srl_scorer() -> Any:
-    """Argument P/R/F of senna_srl frames (`srl_f`), srl-eval.pl counting."""
-    return score_srl
+def _pr_f(n_correct: int, n_gold: int, n_found: int) -> Dict[str, float]:
+    scores = prf(n_correct, n_gold, n_found)
+    return {key: scores[key] for key in ("p", "r", "f")}

@@ -16,6 +16,7 @@ from spacy.parts_of_speech import IDS as UPOS_IDS
 from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
+from .frames import frame_key
 from .tags import conlleval_chunks
 
 Row = tuple[int, list[str]]  # (line number, columns)
@@ -223,7 +224,8 @@ def read_conll2005(path: Path, vocab: Vocab) -> Iterator[Doc]:
                     f"{path}:{rows[target][0]}: target {rows[target][1][0]!r} is not inside "
                     f"the V argument of its column ({6 + k + 1})"
                 )
-            doc.spans[f"srl:{target}"] = [Span(doc, s, e, label=lab) for lab, s, e in arguments]
+            frame = [Span(doc, s, e, label=lab) for lab, s, e in arguments]
+            doc.spans[frame_key("srl", target)] = frame
         yield doc
 
 

@@ -1,61 +1,23 @@
-"""Scoring (paper §1.4): chunk F1 as conlleval computes it, and tagger scoring."""
+"""conlleval.pl (CoNLL-2000 evaluation script, 2004-01-26): its counting and its report.
+
+`conlleval(lines)` reads lines of delimiter-separated columns whose last two are the
+gold and the guessed tag; a blank line or a line whose first column is `-X-` is a
+sentence boundary (other lines, `-DOCSTART-` ones included, are ordinary tokens), and
+returns exactly the report conlleval prints.
+"""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from spacy.scorer import Scorer
-from spacy.training import Example
-from spacy.util import registry
-
-from .tags import Chunk, conlleval_end_of_chunk, conlleval_start_of_chunk, split_tag
-
-# ---------------------------------------------------------------------------------------
-# Chunk (span) scoring with conlleval.pl semantics
-# ---------------------------------------------------------------------------------------
+from ..tags import conlleval_end_of_chunk, conlleval_start_of_chunk, split_tag
+from .counts import prf_by_type
 
 CONLLEVAL_BOUNDARY = "-X-"
-
-
-def _prf(n_correct: int, n_gold: int, n_found: int) -> dict[str, Any]:
-    p = n_correct / n_found if n_found else 0.0
-    r = n_correct / n_gold if n_gold else 0.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return {"p": p, "r": r, "f": f, "n_gold": n_gold, "n_found": n_found, "n_correct": n_correct}
-
-
-def _result(n_correct: Counter, n_gold: Counter, n_found: Counter) -> dict[str, Any]:
-    result = _prf(sum(n_correct.values()), sum(n_gold.values()), sum(n_found.values()))
-    types = sorted(set(n_gold) | set(n_found))
-    result["per_type"] = {t: _prf(n_correct[t], n_gold[t], n_found[t]) for t in types}
-    return result
-
-
-def score_chunks(
-    gold: Sequence[Iterable[Chunk]], pred: Sequence[Iterable[Chunk]]
-) -> dict[str, Any]:
-    """Precision, recall and F1 over `(type, start, end)` chunks, one list per sentence.
-
-    A predicted chunk is correct when its type, start and end all match a gold chunk of
-    the same sentence. Returns `p`, `r`, `f` (fractions 0..1; 0 when undefined), the
-    counts `n_gold`, `n_found`, `n_correct`, and `per_type` with the same keys for every
-    type seen in gold or pred.
-    """
-    if len(gold) != len(pred):
-        raise ValueError(f"gold has {len(gold)} sentences but pred has {len(pred)}")
-    n_gold: Counter = Counter()
-    n_found: Counter = Counter()
-    n_correct: Counter = Counter()
-    for gold_chunks, pred_chunks in zip(gold, pred):
-        gold_set = Counter(gold_chunks)
-        pred_set = Counter(pred_chunks)
-        n_gold.update(chunk[0] for chunk in gold_set.elements())
-        n_found.update(chunk[0] for chunk in pred_set.elements())
-        n_correct.update(chunk[0] for chunk in (gold_set & pred_set).elements())
-    return _result(n_correct, n_gold, n_found)
 
 
 class ConllevalCounter:
@@ -116,7 +78,7 @@ class ConllevalCounter:
         n_correct = self._n_correct.copy()
         if self._in_correct:
             n_correct[self._last_correct_type] += 1
-        result = _result(n_correct, self._n_gold, self._n_found)
+        result = prf_by_type(n_correct, self._n_gold, self._n_found)
         result["n_tokens"] = self.n_tokens
         result["n_correct_tags"] = self.n_correct_tags
         result["acc"] = (
@@ -183,22 +145,37 @@ def format_conlleval(
     return "\n".join(lines) + "\n"
 
 
-# -- spaCy scorers -----------------------------------------------------------------------
-
-
-def score_span_group(examples: Iterable[Example], *, spans_key: str = "chunks", **_) -> dict:
-    """`spans_<key>_p/r/f` and `spans_<key>_per_type`: exact (start, end, label) matches,
-    the same counting conlleval does on the chunks read from the tag columns."""
-    return Scorer.score_spans(
-        examples,
-        attr=f"spans_{spans_key}",
-        getter=lambda doc, attr: doc.spans.get(attr[len("spans_") :], []),
-        has_annotation=lambda doc: spans_key in doc.spans,
-        allow_overlap=False,
-    )
-
-
-@registry.scorers("spacy-senna.spans_scorer.v1")
-def make_spans_scorer() -> Callable:
-    """Span P/R/F for the span group a senna_chunker writes (its `spans_key`)."""
-    return score_span_group
+def conlleval(
+    lines: Iterable[tuple[int, str]],
+    delimiter: str = " ",
+    raw: bool = False,
+    o_tag: str = "O",
+    name: str = "-",
+) -> str:
+    """conlleval.pl's report for numbered input lines (`name` only labels errors)."""
+    pattern = re.compile(delimiter)
+    counter = ConllevalCounter()
+    n_features: int | None = None
+    for lineno, line in lines:
+        features = pattern.split(line)
+        while features and features[-1] == "":
+            features.pop()  # Perl's split drops trailing empty fields
+        if n_features is None or n_features < 0:
+            n_features = len(features) - 1
+        elif n_features != len(features) - 1 and features:
+            raise ValueError(
+                f"{name}:{lineno}: unexpected number of features: "
+                f"{len(features)} ({n_features + 1})"
+            )
+        if not features or features[0] == CONLLEVAL_BOUNDARY:
+            features = [CONLLEVAL_BOUNDARY, "O", "O"]
+        if len(features) < 2:
+            raise ValueError(f"{name}:{lineno}: unexpected number of features in line {line}")
+        gold, guess = features[-2], features[-1]
+        if raw:
+            gold = "O" if gold in (o_tag, "O") else f"B-{gold}"
+            guess = "O" if guess in (o_tag, "O") else f"B-{guess}"
+        boundary = len(features) > 2 and features[0] == CONLLEVAL_BOUNDARY
+        counter.add(gold, guess, boundary=boundary)
+    result = counter.result()
+    return format_conlleval(result, result["n_tokens"], result["acc"])

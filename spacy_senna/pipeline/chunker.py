@@ -1,0 +1,111 @@
+"""`senna_chunker`: SENNA's chunker (word, caps, POS window network + CRF) -> doc.spans[key].
+
+With `spans_key = "pt0"` the same component is the PT0 (parse tree level 0) segmenter
+whose spans SRL reads. Each span carries the CRF probability of exactly that span.
+"""
+
+from typing import Callable, Iterable, List, Optional
+
+import numpy
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example
+from spacy.vocab import Vocab
+from thinc.api import Model
+
+from ..tags import Chunk, chunks_to_biluo
+from .sequence_labeler import default_model_config
+from .spans import DocSpanLabeler, non_overlapping
+
+DEFAULT_CHUNKER_MODEL = default_model_config(
+    """
+[model.features.pos]
+@misc = "spacy-senna.AttrFeature.v1"
+attr = "tag_"
+width = 5
+"""
+)
+
+
+@Language.factory(
+    "senna_chunker",
+    assigns=["doc.spans"],
+    default_config={
+        "model": DEFAULT_CHUNKER_MODEL,
+        "spans_key": "chunks",
+        "kbest": 1,
+        "scorer": {"@scorers": "spacy-senna.spans_scorer.v1"},
+    },
+    default_score_weights={"spans_chunks_f": 1.0, "spans_chunks_p": 0.0, "spans_chunks_r": 0.0},
+)
+def make_senna_chunker(
+    nlp: Language,
+    name: str,
+    model: Model,
+    spans_key: str,
+    kbest: int,
+    scorer: Optional[Callable],
+) -> "SennaChunker":
+    """SENNA chunker (paper Table 14: word, caps, POS) writing `doc.spans[spans_key]`.
+
+    model (Model): a spacy-senna window tagger; the default reads `token.tag_` (gold in
+        training data, or a preceding senna_tagger at run time).
+    spans_key (str): the span group to learn from and write to ("chunks"; "pt0" for PT0).
+    kbest (int): also keep the next k-1 analyses as `doc.spans[f"{spans_key}_{rank}"]`.
+    scorer (Optional[Callable]): span P/R/F with conlleval semantics (`spans_<key>_f`).
+    """
+    return SennaChunker(nlp.vocab, model, name, spans_key=spans_key, kbest=kbest, scorer=scorer)
+
+
+class SennaChunker(DocSpanLabeler):
+    """Chunks (or PT0 segments) into a span group; scores in `spans.attrs["scores"]`."""
+
+    def __init__(
+        self,
+        vocab: Vocab,
+        model: Model,
+        name: str = "senna_chunker",
+        *,
+        spans_key: str = "chunks",
+        kbest: int = 1,
+        scorer: Optional[Callable] = None,
+    ) -> None:
+        super().__init__(vocab, model, name, scorer=scorer, kbest=kbest, spans_key=spans_key)
+
+    @property
+    def kbest_prefix(self) -> str:
+        """Next-best analyses go to `doc.spans[f"{spans_key}_{rank}"]`."""
+        return self.cfg["spans_key"]
+
+    def labels_from_examples(self, examples: Iterable[Example]) -> List[str]:
+        """The labels of the gold spans in `doc.spans[spans_key]`."""
+        key = self.cfg["spans_key"]
+        labels = set()
+        for eg in examples:
+            for span in eg.reference.spans.get(key, []):
+                if not span.label_:
+                    raise ValueError(
+                        f"[{self.name}] gold span '{span.text}' in doc.spans['{key}'] of "
+                        f"'{eg.reference.text[:60]}' has no label: every span needs one."
+                    )
+                labels.add(span.label_)
+        return sorted(labels)
+
+    def gold_chunks(self, example: Example) -> Optional[List[Chunk]]:
+        """The reference's spans aligned to the predicted tokens (None: unannotated)."""
+        key = self.cfg["spans_key"]
+        if key not in example.reference.spans:
+            return None
+        aligned = example.get_aligned_spans_y2x(example.reference.spans[key], allow_overlap=True)
+        return non_overlapping(aligned, self.name, example)
+
+    def gold_tags(self, example: Example) -> List[Optional[str]]:
+        """The gold spans as BILUO tags (None everywhere when the doc has no such group)."""
+        chunks = self.gold_chunks(example)
+        if chunks is None:
+            return [None] * len(example.predicted)
+        return chunks_to_biluo(chunks, len(example.predicted))
+
+    def write_spans(self, doc: Doc, chunks: List[Chunk], probs: numpy.ndarray) -> None:
+        """Replace `doc.spans[spans_key]` with the predicted spans."""
+        doc.spans[self.cfg["spans_key"]] = self.span_group(doc, chunks, probs)

@@ -1,0 +1,165 @@
+"""Span labeling on the shared core: BILUO tags, a constrained CRF and span probabilities.
+
+The chunker, the NER and SRL components label non-overlapping typed spans through
+BILUO tags (SENNA's IOBES with spaCy's letters), decoded under the scheme's hard
+constraints so every output is a valid set of spans. Each span carries the CRF
+probability of exactly that labelled span; with `kbest > 1` the next-best analyses of
+every row are kept too.
+"""
+
+import warnings
+from abc import abstractmethod
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy
+import torch
+from spacy.tokens import Doc, Span, SpanGroup
+from spacy.training import Example
+from spacy.util import filter_spans
+from spacy.vocab import Vocab
+from thinc.api import Model
+
+from ..layers.crf import CRF
+from ..models import Sequences, get_net
+from ..tags import Chunk, allowed_transitions, biluo_labels, biluo_to_chunks
+from .sequence_labeler import Row, SennaWarning, SequenceLabeler
+
+#: the analyses of one row, best first: (chunks relative to the row, their probabilities)
+Ranked = List[Tuple[List[Chunk], numpy.ndarray]]
+EMPTY = numpy.zeros(0, dtype="float32")
+
+
+class SpanLabeler(SequenceLabeler):
+    """Labels non-overlapping typed spans of each row through BILUO tags and a CRF."""
+
+    def __init__(
+        self,
+        vocab: Vocab,
+        model: Model,
+        name: str,
+        *,
+        scorer: Optional[Callable] = None,
+        kbest: int = 1,
+        **cfg,
+    ) -> None:
+        if kbest < 1:
+            raise ValueError(f"[{name}] kbest must be >= 1, got {kbest}")
+        super().__init__(vocab, model, name, scorer=scorer, kbest=kbest, **cfg)
+
+    @property
+    def tag_names(self) -> List[str]:
+        """The BILUO expansion of the labels."""
+        return biluo_labels(self.labels)
+
+    def tag_constraints(self) -> tuple:
+        """BILUO's allowed transitions, starts and ends."""
+        return allowed_transitions(self.tag_names, "BILUO")
+
+    def row_results(self, scores: Sequences) -> List[Ranked]:
+        """Per row, its k best analyses: chunks (row offsets) and span probabilities."""
+        crf = get_net(self.model).criterion
+        lengths = scores.lengths
+        paths, _ = crf.kbest(scores.emissions, lengths, self.cfg["kbest"])
+        tags = self.tag_names
+        per_rank = []
+        for rank in range(paths.shape[1]):
+            chunks = [
+                biluo_to_chunks([tags[t] for t in paths[row, rank, :n].tolist() if t >= 0])
+                for row, n in enumerate(lengths.tolist())
+            ]
+            probs = span_probabilities(crf, scores.emissions, lengths, chunks, self.tag_index)
+            per_rank.append(list(zip(chunks, probs)))
+        return [list(analyses) for analyses in zip(*per_rank)]
+
+    def span_group(self, doc: Doc, chunks: List[Chunk], probs: numpy.ndarray) -> SpanGroup:
+        """A span group of `chunks` with their probabilities in `attrs["scores"]`."""
+        spans = [Span(doc, start, end, label=label) for label, start, end in chunks]
+        group = SpanGroup(doc, spans=spans)
+        group.attrs["scores"] = numpy.asarray(probs, dtype="float32")
+        return group
+
+
+class DocSpanLabeler(SpanLabeler):
+    """A span labeler whose rows (sentences) together make one span group per doc."""
+
+    def doc_prediction(self, doc: Doc, rows: List[Row], results: List[Ranked]) -> Ranked:
+        """Per rank, the spans of all the doc's rows (doc offsets) and their probabilities."""
+        out = []
+        for rank in range(self.cfg["kbest"]):
+            chunks = [
+                (label, s + row.start, e + row.start)
+                for row, ranked in zip(rows, results)
+                for label, s, e in ranked[rank][0]
+            ]
+            probs = [ranked[rank][1] for ranked in results]
+            out.append((chunks, numpy.concatenate(probs) if probs else EMPTY))
+        return out
+
+    def set_annotations(self, docs: Sequence[Doc], predictions: List[Ranked]) -> None:
+        """Write the best analysis (`write_spans`) and keep the next ones as span groups."""
+        for doc, ranked in zip(docs, predictions):
+            self.write_spans(doc, *ranked[0])
+            for rank in range(1, len(ranked)):
+                doc.spans[f"{self.kbest_prefix}_{rank + 1}"] = self.span_group(doc, *ranked[rank])
+
+    @property
+    @abstractmethod
+    def kbest_prefix(self) -> str:
+        """Span groups of the next-best analyses are named `{kbest_prefix}_{rank}`."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def write_spans(self, doc: Doc, chunks: List[Chunk], probs: numpy.ndarray) -> None:
+        """Write the best analysis of a doc."""
+        raise NotImplementedError
+
+
+def span_probabilities(
+    crf: CRF,
+    emissions: torch.Tensor,
+    lengths: torch.Tensor,
+    decoded: Sequence[List[Chunk]],
+    index: Dict[str, int],
+) -> List[numpy.ndarray]:
+    """P(exactly this labelled span) for every span, in one batched clamped forward pass."""
+    rows, partial = [], []
+    T = emissions.shape[1]
+    for b, chunks in enumerate(decoded):
+        for label, start, end in chunks:
+            tags = numpy.full(T, -1, dtype="int64")
+            if end - start == 1:
+                tags[start] = index[f"U-{label}"]
+            else:
+                tags[start] = index[f"B-{label}"]
+                tags[start + 1 : end - 1] = index[f"I-{label}"]
+                tags[end - 1] = index[f"L-{label}"]
+            rows.append(b)
+            partial.append(tags)
+    if not rows:
+        return [numpy.zeros(0, dtype="float32") for _ in decoded]
+    with torch.no_grad():
+        log_z = crf.log_partition(emissions, lengths)
+        rows_t = torch.tensor(rows)
+        clamped = crf.clamped_log_partition(
+            emissions[rows_t], torch.from_numpy(numpy.stack(partial)), lengths[rows_t]
+        )
+        probs = torch.exp(clamped - log_z[rows_t]).clamp(0.0, 1.0).numpy()
+    out, i = [], 0
+    for chunks in decoded:
+        out.append(probs[i : i + len(chunks)].astype("float32"))
+        i += len(chunks)
+    return out
+
+
+def non_overlapping(spans: Sequence[Span], name: str, example: Example) -> List[Chunk]:
+    """Gold spans as chunks, keeping the longest of overlapping ones (with a warning)."""
+    kept = filter_spans(spans)
+    if len(kept) != len(spans):
+        as_tuples = {(s.start, s.end, s.label_) for s in spans}
+        dropped = sorted(as_tuples - {(s.start, s.end, s.label_) for s in kept})
+        warnings.warn(
+            f"[{name}] overlapping gold spans in '{example.reference.text[:60]}': kept the "
+            f"longest, dropped {dropped[:5]}.",
+            SennaWarning,
+        )
+    return [(s.label_, s.start, s.end) for s in sorted(kept, key=lambda s: s.start)]
