@@ -109,6 +109,42 @@ def log_partition(emissions: Tensor, transitions: Tensor, lengths: Tensor) -> Te
     return log_z
 
 
+def _scaled_forward_backward(
+    folded: Tensor, transitions: Tensor, lengths: Tensor
+) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    """Scaled forward-backward of a folded chain, without gradients.
+
+    Returns log a (B, T, C), log b (B, T, C), the per-position log scale (B, T) and the
+    per-position emission max (B, T), such that with a tag sequence fixed on [s, e):
+    log P = log a[s, y_s] + sum_{s<i<e} (trans[y_{i-1}, y_i] - max trans + folded[i, y_i]
+    - max[i] - log scale[i]) + log b[e - 1, y_{e-1}] (see `CRF.span_log_probs`).
+    """
+    B, T, C = folded.shape
+    mask = lengths_mask(lengths, T)
+    em_max = folded.amax(dim=2, keepdim=True).clamp_min(torch.finfo(folded.dtype).min)
+    ex = torch.exp(folded - em_max)
+    ex_tr = torch.exp(transitions - transitions.max().clamp_min(torch.finfo(folded.dtype).min))
+    alpha = torch.empty_like(ex)
+    beta = torch.empty_like(ex)
+    scale = torch.ones(B, T, dtype=ex.dtype, device=ex.device)
+    a = ex[:, 0]
+    s = a.sum(1, keepdim=True)
+    alpha[:, 0] = a = a / s
+    scale[:, 0] = s.squeeze(1)
+    for t in range(1, T):
+        q = (a @ ex_tr) * ex[:, t]
+        s = q.sum(1, keepdim=True)
+        live = mask[:, t : t + 1]
+        alpha[:, t] = a = torch.where(live, q / s, a)
+        scale[:, t] = torch.where(live, s, torch.ones_like(s)).squeeze(1)
+    ones = torch.ones(B, C, dtype=ex.dtype, device=ex.device)
+    beta[:, T - 1] = ones
+    for t in range(T - 2, -1, -1):
+        v = ex[:, t + 1] * beta[:, t + 1] / scale[:, t + 1 : t + 2]
+        beta[:, t] = torch.where(mask[:, t + 1 : t + 2], v @ ex_tr.T, ones)
+    return torch.log(alpha), torch.log(beta), torch.log(scale), em_max.squeeze(2)
+
+
 class CRF(nn.Module):
     """Linear-chain CRF with batched NLL, Viterbi, marginals, span probabilities and k-best.
 
@@ -276,6 +312,83 @@ class CRF(nn.Module):
         return self.clamped_log_partition(emissions, tags, lengths) - self.log_partition(
             emissions, lengths
         )
+
+    def span_log_probs(
+        self,
+        emissions: Tensor,
+        lengths: Tensor,
+        rows: Tensor,
+        starts: Tensor,
+        ends: Tensor,
+        first: Tensor,
+        inside: Tensor,
+        last: Tensor,
+    ) -> Tensor:
+        """(N,) log P(tokens [start, end) of `row` are tagged first, inside, ..., last)
+        under the decoding constraints, for N spans (a one-token span is tagged `first`).
+
+        One scaled forward-backward pass over the rows (float64, O(B T C^2)) and O(1) per
+        span from cumulative sums, so memory and time stay linear in the sequence length
+        however many spans a long sequence holds.
+        """
+        lengths = self._check(emissions, lengths)
+        n = rows.shape[0]
+        if n == 0:
+            return emissions.new_zeros(0, dtype=torch.float64)
+        with torch.no_grad():
+            folded, transitions = self._folded(emissions.double(), lengths, True)
+            transitions = transitions.double()
+            log_a, log_b, log_scale, em_max = _scaled_forward_backward(
+                folded, transitions, lengths
+            )
+            if not bool(torch.isfinite(log_scale).all()):
+                return self._clamped_span_log_probs(
+                    folded, transitions, lengths, rows, starts, ends, first, inside, last
+                )
+            tr = transitions - transitions.max()
+            # h[i, c]: the terms of tag c fixed at a position i > start; only the first and
+            # last positions can be -inf (start/end constraints), and the inside positions
+            # of a span are neither, so their cumulative sum skips infinities
+            h = folded - em_max[:, :, None] - log_scale[:, :, None]
+            g = torch.cumsum(h.masked_fill(torch.isinf(h), 0.0), dim=1)
+            length = ends - starts
+            single = length == 1
+            last_tag = torch.where(single, first, last)
+            inner_sum = torch.where(
+                length > 2, g[rows, ends - 2, inside] - g[rows, starts, inside], 0.0
+            )
+            emission_sum = torch.where(single, 0.0, inner_sum + h[rows, ends - 1, last])
+            n_inside = (length - 3).clamp_min(0).double()
+            transition_sum = torch.where(
+                length == 2,
+                tr[first, last],
+                tr[first, inside] + n_inside * tr[inside, inside] + tr[inside, last],
+            )
+            transition_sum = torch.where(single, 0.0, transition_sum)
+            return (
+                log_a[rows, starts, first]
+                + emission_sum
+                + transition_sum
+                + log_b[rows, ends - 1, last_tag]
+            )
+
+    def _clamped_span_log_probs(
+        self, folded, transitions, lengths, rows, starts, ends, first, inside, last
+    ) -> Tensor:
+        """`span_log_probs` by clamped partition functions (the exact log-space fallback)."""
+        T = folded.shape[1]
+        positions = torch.arange(T, device=folded.device)[None, :]
+        tags = torch.full((rows.shape[0], T), -1, dtype=torch.long, device=folded.device)
+        inner = (positions > starts[:, None]) & (positions < ends[:, None] - 1)
+        tags = torch.where(inner, inside[:, None], tags)
+        tags = torch.where(positions == ends[:, None] - 1, last[:, None], tags)
+        tags = torch.where(positions == starts[:, None], first[:, None], tags)
+        sub = folded[rows]
+        clamped = _log_partition_logspace(
+            self._clamp(sub, tags, lengths[rows]), transitions, lengths[rows]
+        )
+        log_z = _log_partition_logspace(folded, transitions, lengths)
+        return clamped - log_z[rows]
 
     def decode(self, emissions: Tensor, lengths: Tensor, *, constrained: bool = True) -> Tensor:
         """(B, T) best tag sequence by Viterbi; -1 on padding."""

@@ -9,6 +9,7 @@ every row are kept too.
 
 import warnings
 from abc import abstractmethod
+from functools import partial
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy
@@ -121,32 +122,35 @@ def span_probabilities(
     decoded: Sequence[List[Chunk]],
     index: Dict[str, int],
 ) -> List[numpy.ndarray]:
-    """P(exactly this labelled span) for every span, in one batched clamped forward pass."""
-    rows, partial = [], []
-    T = emissions.shape[1]
-    for b, chunks in enumerate(decoded):
-        for label, start, end in chunks:
-            tags = numpy.full(T, -1, dtype="int64")
-            if end - start == 1:
-                tags[start] = index[f"U-{label}"]
-            else:
-                tags[start] = index[f"B-{label}"]
-                tags[start + 1 : end - 1] = index[f"I-{label}"]
-                tags[end - 1] = index[f"L-{label}"]
-            rows.append(b)
-            partial.append(tags)
-    if not rows:
-        return [numpy.zeros(0, dtype="float32") for _ in decoded]
-    with torch.no_grad():
-        log_z = crf.log_partition(emissions, lengths)
-        rows_t = torch.tensor(rows)
-        clamped = crf.clamped_log_partition(
-            emissions[rows_t], torch.from_numpy(numpy.stack(partial)), lengths[rows_t]
-        )
-        probs = torch.exp(clamped - log_z[rows_t]).clamp(0.0, 1.0).numpy()
+    """P(exactly this labelled span) for every span of every row (BILUO tags), from one
+    forward-backward pass: linear in the rows' length, however many spans they hold."""
+    spans = [
+        (row, label, start, end)
+        for row, chunks in enumerate(decoded)
+        for label, start, end in chunks
+    ]
+    if not spans:
+        return [EMPTY for _ in decoded]
+    rows, labels, starts, ends = zip(*spans)
+    single = [end - start == 1 for _, _, start, end in spans]
+    first = [index[f"U-{lab}" if one else f"B-{lab}"] for lab, one in zip(labels, single)]
+    inside = [index.get(f"I-{lab}", 0) for lab in labels]
+    last = [index[f"U-{lab}" if one else f"L-{lab}"] for lab, one in zip(labels, single)]
+    as_tensor = partial(torch.tensor, dtype=torch.long)
+    log_probs = crf.span_log_probs(
+        emissions,
+        lengths,
+        as_tensor(rows),
+        as_tensor(starts),
+        as_tensor(ends),
+        as_tensor(first),
+        as_tensor(inside),
+        as_tensor(last),
+    )
+    probs = torch.exp(log_probs).clamp(0.0, 1.0).numpy().astype("float32")
     out, i = [], 0
     for chunks in decoded:
-        out.append(probs[i : i + len(chunks)].astype("float32"))
+        out.append(probs[i : i + len(chunks)])
         i += len(chunks)
     return out
 
