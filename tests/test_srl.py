@@ -237,16 +237,15 @@ def test_split_convolution_equals_the_papers_network():
 def test_max_over_positions_gradient():
     torch.manual_seed(0)
     rows = torch.randn(3, 5, 4, dtype=torch.double, requires_grad=True)
-    table = torch.randn(9, 4, dtype=torch.double, requires_grad=True)
+    table = torch.randn(5, 4, dtype=torch.double, requires_grad=True)
     positions = torch.arange(5)
-    offsets = (positions[None] - positions[:, None]).clamp(-4, 4) + 4
     lengths = torch.tensor([5, 2, 4])
     mask = positions[None, :] >= lengths[:, None]
     masked = rows.masked_fill(mask[:, :, None], float("-inf"))
 
     def f(r, t):
         return _MaxOverPositions.apply(
-            r.masked_fill(mask[:, :, None], float("-inf")), t, offsets, lengths, 60
+            r.masked_fill(mask[:, :, None], float("-inf")), t, lengths, 2, 60
         )
 
     assert torch.autograd.gradcheck(f, (rows, table))
@@ -355,10 +354,27 @@ def test_max_over_positions_block_bound_does_not_change_the_result():
     T, C = 40, 6
     rows = torch.randn(2, T, C)
     table = torch.randn(21, C)
-    positions = torch.arange(T)
-    offsets = (positions[None] - positions[:, None]).clamp(-10, 10) + 10
     lengths = torch.tensor([T, 17])
     rows[1, 17:] = float("-inf")
-    unbounded = _MaxOverPositions.apply(rows, table, offsets, lengths, 1 << 30)
-    tiny = _MaxOverPositions.apply(rows, table, offsets, lengths, 100)  # < one row
+    unbounded = _MaxOverPositions.apply(rows, table, lengths, 10, 1 << 30)
+    tiny = _MaxOverPositions.apply(rows, table, lengths, 10, 100)  # < one row
     assert torch.equal(unbounded, tiny) and (unbounded[1, 17:] == 0).all()
+
+
+@pytest.mark.parametrize("reach", [1, 3, 50])
+def test_max_over_positions_equals_the_quadratic_max_float_for_float(reach):
+    torch.manual_seed(1)
+    T, C = 23, 5
+    rows = torch.randn(3, T, C)
+    table = torch.randn(2 * reach + 1, C)
+    lengths = torch.tensor([T, 9, 1])
+    for r, n in enumerate(lengths.tolist()):
+        rows[r, n:] = float("-inf")
+    positions = torch.arange(T)
+    offsets = (positions[None, :] - positions[:, None]).clamp(-reach, reach) + reach  # (w, t)
+    quadratic = (rows[:, None, :, :] + table[offsets][None]).amax(dim=2)  # (R, w, C)
+    for track in (True, False):  # with positions for the gradient, or values only
+        fast = _MaxOverPositions.apply(rows, table, lengths, reach, 1 << 20, track)
+        for r, n in enumerate(lengths.tolist()):
+            assert torch.equal(fast[r, :n], quadratic[r, :n])
+            assert (fast[r, n:] == 0).all()

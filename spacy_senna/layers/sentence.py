@@ -7,15 +7,16 @@ positions, max over t, Linear -> HardTanh -> Linear gives the scores of word w.
 
 The convolution is linear, so it is split into three exact blocks (SENNA's speed trick):
 the word features are convolved once per sentence, and each distance block once per
-clipped offset into a table that rows and words then index. Only the max over t is
-O(T^2) per row; it runs in row blocks of bounded memory and backpropagates by scattering
-into the winning positions, without materialising the (rows, T, T, units) tensor twice.
-Batch padding costs nothing: the max runs on length-sorted row blocks cut to their own
-longest row, and the layers after it see real words only.
+clipped offset into a table that rows and words then index. Clipping also makes the
+max over t linear per row (prefix/suffix maxima beyond the clipping distance), so a
+(sentence, predicate) row costs O(T x units) and a sentence with O(T) predicates
+O(T^2); the max runs in row blocks of bounded memory and backpropagates by scattering
+into the winning positions. Batch padding costs nothing: the max runs on length-sorted
+row blocks cut to their own longest row, and the layers after it see real words only.
 """
 
 import math
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 import numpy
 import torch
@@ -25,18 +26,27 @@ from .lookup import FeatureLookup
 
 
 class _MaxOverPositions(torch.autograd.Function):
-    """out[r, w] = max_{t < n_r} (rows[r, t] + table[offset_ids[w, t]]) for w < n_r, per unit.
+    """out[r, w] = max_{t < n_r} (rows[r, t] + table[clip(t - w, -reach, reach) + reach]),
+    per unit, for w < n_r (positions w >= n_r are left at 0).
 
-    Rows are processed shortest first in blocks of at most `max_elements` (rows x n x n x
-    units), each block cut to its own longest row, so batch padding costs nothing; a row
-    longer than the bound is cut along the words too, so memory stays bounded for any
-    sentence length.
-    Positions w >= n_r are left at 0.
+    Offsets are clipped, so every t at least `reach` left of w meets the same table row,
+    and so does every t at least `reach` right of it: those two maxima are prefix and
+    suffix maxima of the row, and only the 2 * reach - 1 offsets in between are added
+    one by one. A row costs O(n * reach * units) instead of O(n^2 * units), and the
+    result is the same float for float (adding a constant commutes with the max).
+    Rows are processed shortest first in blocks of at most `max_elements` row positions
+    x units, each block cut to its own longest row, so batch padding costs nothing.
     """
 
     @staticmethod
     def forward(
-        ctx, rows: Tensor, table: Tensor, offset_ids: Tensor, lengths: Tensor, max_elements: int
+        ctx,
+        rows: Tensor,
+        table: Tensor,
+        lengths: Tensor,
+        reach: int,
+        max_elements: int,
+        track: bool = True,
     ):
         R, T, C = rows.shape
         values = rows.new_zeros(R, T, C)
@@ -46,37 +56,68 @@ class _MaxOverPositions(torch.autograd.Function):
         i = 0
         while i < R:
             j = i + 1
-            while j < R and (j + 1 - i) * sorted_lengths[j] ** 2 * C <= max_elements:
+            while j < R and (j + 1 - i) * sorted_lengths[j] * C <= max_elements:
                 j += 1
             n = sorted_lengths[j - 1]
             block = order[i:j]
-            # a single very long row is cut along the words w as well
-            step = max(1, max_elements // ((j - i) * n * C))
-            for w in range(0, n, step):
-                end = min(w + step, n)
-                by_word = table[offset_ids[w:end, :n]]  # (words, n, C)
-                best, where = torch.max(rows[block, None, :n, :] + by_word[None], dim=2)
-                values[block, w:end] = best
-                argmax[block, w:end] = where
+            best, where = _max_block(rows[block, :n], table, reach, track)
+            values[block, :n] = best
+            if track:
+                argmax[block, :n] = where
             i = j
         padding = torch.arange(T, device=rows.device)[None, :] >= lengths[:, None]
         values.masked_fill_(padding[:, :, None], 0.0)
-        ctx.save_for_backward(argmax, offset_ids, lengths)
+        ctx.save_for_backward(argmax, lengths)
+        ctx.reach = reach
         ctx.table_rows = table.shape[0]
         return values
 
     @staticmethod
     def backward(ctx, grad: Tensor):
-        argmax, offset_ids, lengths = ctx.saved_tensors
+        argmax, lengths = ctx.saved_tensors
         R, T, C = argmax.shape
         padding = torch.arange(T, device=grad.device)[None, :] >= lengths[:, None]
         grad = grad.masked_fill(padding[:, :, None], 0.0).contiguous()
         d_rows = torch.zeros_like(grad).scatter_add_(1, argmax, grad)
-        # table row used by (r, w, c) = offset_ids[w, argmax[r, w, c]]
-        used = offset_ids.gather(1, argmax.permute(1, 0, 2).reshape(T, R * C))
-        used = used.reshape(T, R, C).permute(1, 0, 2).reshape(-1, C)
-        d_table = grad.new_zeros(ctx.table_rows, C).scatter_add_(0, used, grad.reshape(-1, C))
-        return d_rows, d_table, None, None, None
+        # table row used by (r, w, c): the clipped offset of the winning position from w
+        words = torch.arange(T, device=grad.device)[None, :, None]
+        used = (argmax - words).clamp(-ctx.reach, ctx.reach) + ctx.reach
+        d_table = grad.new_zeros(ctx.table_rows, C).scatter_add_(
+            0, used.reshape(-1, C), grad.reshape(-1, C)
+        )
+        return d_rows, d_table, None, None, None, None
+
+
+def _max_block(
+    x: Tensor, table: Tensor, reach: int, track: bool
+) -> Tuple[Tensor, Optional[Tensor]]:
+    """`_MaxOverPositions` for a block x (rows, n, C): the maxima, and their positions
+    when `track` (needed for the gradient only)."""
+    b, n, C = x.shape
+    best = x.new_full((b, n, C), float("-inf"))
+    where = torch.zeros(b, n, C, dtype=torch.long, device=x.device) if track else None
+
+    def offer(lo: int, hi: int, candidate: Tensor, position: Tensor) -> None:
+        current = best[:, lo:hi]
+        if where is None:
+            torch.maximum(current, candidate, out=current)
+            return
+        better = candidate > current
+        best[:, lo:hi] = torch.where(better, candidate, current)
+        where[:, lo:hi] = torch.where(better, position, where[:, lo:hi])
+
+    for d in range(-(reach - 1), reach):  # t = w + d, each offset its own table row
+        lo, hi = max(0, -d), min(n, n - d)
+        if lo < hi:
+            positions = torch.arange(lo + d, hi + d, device=x.device)[None, :, None]
+            offer(lo, hi, x[:, lo + d : hi + d] + table[d + reach], positions)
+    if n > reach:
+        prefix, prefix_at = torch.cummax(x, dim=1)  # max over t <= j
+        offer(reach, n, prefix[:, : n - reach] + table[0], prefix_at[:, : n - reach])
+        suffix, suffix_at = torch.cummax(x.flip(1), dim=1)  # max over t >= j, flipped
+        suffix, suffix_at = suffix.flip(1), (n - 1 - suffix_at).flip(1)
+        offer(0, n - reach, suffix[:, reach:] + table[2 * reach], suffix_at[:, reach:])
+    return best, where
 
 
 class SentenceNetwork(nn.Module):
@@ -89,7 +130,7 @@ class SentenceNetwork(nn.Module):
     :param hidden_width: units after the max, n^2_hu (paper: 500).
     :param distance_width: width of the two distance lookup tables (not in the paper: 5).
     :param max_distance: distances are clipped to +-max_distance (SENNA clips; value ours).
-    :param max_block_elements: bound on the (rows, T, T, units) block of the max.
+    :param max_block_elements: bound on the (rows, T, units) block of the max.
 
     *Shape:* flat ids ``(n_rows, K)``, sentence index ``(S, T)``, row sentence ``(R,)``,
     row predicate ``(R,)``, row lengths ``(R,)`` -> scores ``(R, T, n_tags)``
@@ -108,7 +149,7 @@ class SentenceNetwork(nn.Module):
         max_distance: int = 30,
         dropout: float = 0.0,
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
-        max_block_elements: int = 1 << 25,
+        max_block_elements: int = 1 << 22,
     ):
         super().__init__()
         if window_size < 1 or window_size % 2 == 0:
@@ -176,9 +217,10 @@ class SentenceNetwork(nn.Module):
         padding = positions[None, :] >= row_lengths[:, None]
         rows = rows.masked_fill(padding[:, :, None], float("-inf"))
         word = self.offset_table(self.word_distance, self.word_conv)
-        word_offsets = self._offset_ids(positions[None, :] - positions[:, None])  # (w, t)
+        reach = self.max_distance + self.half_window
+        track = torch.is_grad_enabled() and (rows.requires_grad or word.requires_grad)
         pooled = _MaxOverPositions.apply(
-            rows, word, word_offsets, row_lengths, self.max_block_elements
+            rows, word, row_lengths, reach, self.max_block_elements, track
         )  # (R, T, C)
         real = ~padding
         hidden = nn.functional.hardtanh(self.hidden(pooled[real]))
