@@ -42,7 +42,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer, set_dropout_rate
 
 from ..annotations import TOKEN_ANNOTATIONS
-from ..models import Sequences, get_net
+from ..models import Sequences, get_net, sequence_bounds
 from ..threads import torch_threads
 
 # SENNA's two base features (Table 5), the [model.features] of every default model
@@ -76,6 +76,12 @@ constrain_training = false
 {extra_features}
 """
     )["model"]
+
+
+#: working floats one model call may hold while predicting, about rows x (longest row x
+#: per-token width + tags^2); a batch of docs is cut into model calls below it, so a long
+#: document or a doc with many predicates cannot exhaust memory
+MAX_PREDICT_FLOATS = 1 << 25
 
 
 class SennaWarning(UserWarning):
@@ -255,16 +261,56 @@ class SequenceLabeler(TrainablePipe):
                 error_handler(self.name, self, docs, e)
 
     def predict(self, docs: Iterable[Doc]) -> List[Any]:
-        """One prediction per doc (`doc_prediction`), from the decoded rows of the batch."""
+        """One prediction per doc (`doc_prediction`), from the decoded rows of the batch.
+
+        The batch goes through the model in calls of bounded size (`input_batches`).
+        """
         docs = list(docs)
         self._check_inputs(docs)
-        scores = self.model.predict(self.model_input(docs))
-        results = self.row_results(scores) if len(scores.lengths) else []
-        out, i = [], 0
-        for doc, rows in zip(docs, rows_per_doc(scores)):
-            out.append(self.doc_prediction(doc, rows, results[i : i + len(rows)]))
-            i += len(rows)
-        return out
+        rows_of: List[List[Row]] = [[] for _ in docs]
+        results_of: List[List[Any]] = [[] for _ in docs]
+        for batch in self.input_batches(docs):
+            scores = self.model.predict([item for _, item in batch])
+            results = self.row_results(scores) if len(scores.lengths) else []
+            i = 0
+            for (d, _), rows in zip(batch, rows_per_doc(scores)):
+                rows_of[d].extend(rows)
+                results_of[d].extend(results[i : i + len(rows)])
+                i += len(rows)
+        return [self.doc_prediction(*args) for args in zip(docs, rows_of, results_of)]
+
+    def input_items(self, doc: Doc) -> List[Any]:
+        """The model inputs of one doc at prediction time (SRL: predicates in chunks)."""
+        return [doc]
+
+    def item_shape(self, item: Any) -> Tuple[int, int]:
+        """(rows, longest row) of one model input item."""
+        lengths = [end - start for start, end in sequence_bounds(item)]
+        return len(lengths), max(lengths, default=0)
+
+    def row_cost(self, length: int) -> int:
+        """Working floats of one row of `length` tokens while predicting (an estimate)."""
+        attrs = self.model.attrs
+        # the sentence network holds about ten (rows, length, conv_width) tensors at its max
+        width = attrs["hidden_width"] + 10 * attrs.get("conv_width", 0) + len(self.tag_index)
+        return length * width + len(self.tag_index) ** 2
+
+    def input_batches(self, docs: List[Doc]) -> Iterator[List[Tuple[int, Any]]]:
+        """(doc index, item) groups in doc order, each within MAX_PREDICT_FLOATS (a group
+        holds at least one item)."""
+        batch: List[Tuple[int, Any]] = []
+        n_rows = longest = 0
+        for d, doc in enumerate(docs):
+            for item in self.input_items(doc):
+                rows, length = self.item_shape(item)
+                grown_rows, grown_longest = n_rows + rows, max(longest, length)
+                if batch and grown_rows * self.row_cost(grown_longest) > MAX_PREDICT_FLOATS:
+                    yield batch
+                    batch, grown_rows, grown_longest = [], rows, length
+                batch.append((d, item))
+                n_rows, longest = grown_rows, grown_longest
+        if batch:
+            yield batch
 
     def row_results(self, scores: Sequences) -> List[Any]:
         """One result per row: its best tag ids (Viterbi), as an int64 array."""

@@ -20,8 +20,9 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
 from ..frames import frame_key, frame_keys
+from ..models import sequence_bounds
 from ..tags import Chunk, chunks_to_biluo
-from .sequence_labeler import WORD_CAPS_FEATURES, Row, same_tokens
+from .sequence_labeler import MAX_PREDICT_FLOATS, WORD_CAPS_FEATURES, Row, same_tokens
 from .spans import Ranked, SpanLabeler, non_overlapping
 
 DEFAULT_SRL_MODEL = Config().from_str(
@@ -50,6 +51,7 @@ Frame = Tuple[int, List[Chunk], numpy.ndarray]  # predicate token, arguments, pr
         "spans_key": "srl",
         "predicates_key": "srl_predicates",
         "predicate_tag_prefix": "V",
+        "max_sentence_length": 500,
         "scorer": {"@scorers": "spacy-senna.srl_scorer.v1"},
     },
     default_score_weights={"srl_f": 1.0, "srl_p": 0.0, "srl_r": 0.0, "srl_per_type": None},
@@ -62,6 +64,7 @@ def make_senna_srl(
     predicates_key: str,
     predicate_tag_prefix: str,
     scorer: Optional[Callable],
+    max_sentence_length: int = 500,
 ) -> "SennaSRL":
     """SENNA semantic role labeler (paper §3.3.2: sentence network, SLL per predicate).
 
@@ -71,6 +74,9 @@ def make_senna_srl(
         predicates); when a doc lacks it, predicates are tokens whose tag_ starts with
         `predicate_tag_prefix`.
     predicate_tag_prefix (str): POS prefix of predicate tokens ("V": SENNA's -posvbs).
+    max_sentence_length (int): predicates in longer sentences get no frame, with a
+        warning (a doc without sentence boundaries is one sentence; the work per sentence
+        grows with its length squared); 0 = no limit.
     scorer (Optional[Callable]): CoNLL-2005 style argument P/R/F (`srl_f`).
     """
     return SennaSRL(
@@ -80,6 +86,7 @@ def make_senna_srl(
         spans_key=spans_key,
         predicates_key=predicates_key,
         predicate_tag_prefix=predicate_tag_prefix,
+        max_sentence_length=max_sentence_length,
         scorer=scorer,
     )
 
@@ -96,10 +103,13 @@ class SennaSRL(SpanLabeler):
         spans_key: str = "srl",
         predicates_key: str = "srl_predicates",
         predicate_tag_prefix: str = "V",
+        max_sentence_length: int = 500,
         scorer: Optional[Callable] = None,
     ) -> None:
         if not predicate_tag_prefix:
             raise ValueError(f"[{name}] predicate_tag_prefix must be non-empty, e.g. 'V'")
+        if max_sentence_length < 0:
+            raise ValueError(f"[{name}] max_sentence_length must be >= 0 (0: no limit)")
         super().__init__(
             vocab,
             model,
@@ -108,6 +118,7 @@ class SennaSRL(SpanLabeler):
             spans_key=spans_key,
             predicates_key=predicates_key,
             predicate_tag_prefix=predicate_tag_prefix,
+            max_sentence_length=max_sentence_length,
         )
 
     # -- predicates -----------------------------------------------------------------------
@@ -133,6 +144,39 @@ class SennaSRL(SpanLabeler):
     def model_input(self, docs: List[Doc]) -> List[Tuple[Doc, List[int]]]:
         """Each doc with its predicates: one row per predicate."""
         return [(doc, self.predicates(doc)) for doc in docs]
+
+    def input_items(self, doc: Doc) -> List[Tuple[Doc, List[int]]]:
+        """The doc's predicates in chunks that fit one model call; predicates in sentences
+        longer than `max_sentence_length` are left without a frame (with a warning)."""
+        predicates = self.predicates(doc)
+        if not predicates:
+            return [(doc, [])]
+        lengths = _sentence_lengths(doc)
+        limit = self.cfg["max_sentence_length"]
+        if limit:
+            too_long = [p for p in predicates if lengths[p] > limit]
+            if too_long:
+                self.warn_once(
+                    "long-sentence",
+                    f"[{self.name}] {len(too_long)} predicate(s) lie in a sentence of "
+                    f"{int(lengths[too_long[0]])} tokens, over max_sentence_length = {limit}: "
+                    "they get no frame. Split the text into sentences first (add a "
+                    "sentencizer or parser before the tagger) or raise max_sentence_length.",
+                )
+                predicates = [p for p in predicates if lengths[p] <= limit]
+        longest = int(max(lengths[p] for p in predicates)) if predicates else 0
+        size = max(1, MAX_PREDICT_FLOATS // self.row_cost(longest))
+        return [(doc, predicates[i : i + size]) for i in range(0, len(predicates), size)] or [
+            (doc, [])
+        ]
+
+    def item_shape(self, item: Tuple[Doc, List[int]]) -> Tuple[int, int]:
+        """(predicates, longest of their sentences)."""
+        doc, predicates = item
+        if not predicates:
+            return 0, 0
+        lengths = _sentence_lengths(doc)
+        return len(predicates), int(max(lengths[p] for p in predicates))
 
     # -- labels and gold ------------------------------------------------------------------
 
@@ -196,3 +240,11 @@ class SennaSRL(SpanLabeler):
                 group = self.span_group(doc, chunks, probs)
                 group.attrs["predicate"] = predicate
                 doc.spans[frame_key(self.cfg["spans_key"], predicate)] = group
+
+
+def _sentence_lengths(doc: Doc) -> numpy.ndarray:
+    """The length of each token's sentence (the whole doc without sentence boundaries)."""
+    lengths = numpy.zeros(len(doc), dtype="int64")
+    for start, end in sequence_bounds(doc):
+        lengths[start:end] = end - start
+    return lengths
