@@ -134,13 +134,31 @@ def test_predicates_fall_back_to_verb_tags(trained):
     assert frames_of(nlp(doc)) == {2: sorted(frames[2])}
 
 
-def test_no_predicates_and_no_tags_warns_once_and_writes_nothing(trained):
+def test_no_predicates_and_no_tags_warns_on_each_run_and_writes_nothing(trained):
+    nlp, _ = trained
+    for _ in range(2):
+        with pytest.warns(UserWarning, match="senna_tagger"):
+            doc = nlp("Dogs bark .")
+        assert doc._.srl_frames == []
+
+
+def test_sentences_over_the_length_limit_get_no_frame_and_a_warning(trained):
     nlp, _ = trained
     srl = nlp.get_pipe("senna_srl")
-    srl._warned_no_tags = False
-    with pytest.warns(UserWarning, match="senna_tagger"):
-        doc = nlp("Dogs bark .")
-    assert doc._.srl_frames == []
+    words = SENTENCES[2][0]
+    long = ["word"] * 30
+    starts = [True] + [False] * (len(words) - 1) + [True] + [False] * 29
+    doc = Doc(nlp.vocab, words=words + long, sent_starts=starts)
+    doc.spans["srl_predicates"] = [Span(doc, 1, 2), Span(doc, len(words) + 5, len(words) + 6)]
+    limit = srl.cfg["max_sentence_length"]
+    srl.cfg["max_sentence_length"] = 10
+    try:
+        with pytest.warns(UserWarning, match="over max_sentence_length = 10"):
+            doc = nlp(doc)
+    finally:
+        srl.cfg["max_sentence_length"] = limit
+    assert [f.predicate.i for f in doc._.srl_frames] == [1]
+    assert [f.predicate.i for f in nlp(doc)._.srl_frames] == [1, len(words) + 5]
 
 
 def test_a_batch_without_predicates_trains_as_a_no_op():

@@ -81,6 +81,13 @@ def test_biluo_to_chunks(tags, expected):
     assert biluo_to_chunks(tags) == expected
 
 
+def test_a_label_named_0_round_trips_through_biluo():
+    """conlleval reads the type "0" as no type (Perl); BILUO decoding must not, or a
+    component with such a label could train on it but never output it."""
+    chunks = [("0", 0, 2), ("0", 2, 3)]
+    assert biluo_to_chunks(chunks_to_biluo(chunks, 4)) == chunks
+
+
 def test_chunks_to_tags_round_trip():
     chunks = [("NP", 0, 3), ("VP", 3, 4), ("NP", 4, 5), ("NP", 5, 7)]
     biluo = chunks_to_biluo(chunks, 8)
