@@ -34,6 +34,8 @@ OFFLINE = {**os.environ, "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "
 
 def load_script(name):
     path = PROJECT / "scripts" / f"{name}.py"
+    if str(path.parent) not in sys.path:  # scripts import their siblings, as when run directly
+        sys.path.append(str(path.parent))
     spec = importlib.util.spec_from_file_location(f"quickstart_{name}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while it loads
@@ -113,6 +115,35 @@ def test_iob1_conversion(make_data):
     tags = ["I-PER", "I-PER", "B-PER", "O", "I-LOC"]
     iob2 = ["B-PER", "I-PER", "B-PER", "O", "B-LOC"]
     assert make_data.iob2_to_iob1(iob2) == tags
+
+
+def test_check_rejects_inconsistent_annotation(make_data):
+    words, tags = ["Anna", "Smith", "left"], ["NNP", "NNP", "VBD"]
+    make_data.check(
+        make_data.Sentence(words, tags, ["B-NP", "I-NP", "B-VP"], ["B-PER", "I-PER", "O"])
+    )
+    with pytest.raises(ValueError, match="not valid IOB2"):
+        make_data.check(make_data.Sentence(words, tags, ["B-NP", "I-NP", "I-VP"], ["O"] * 3))
+    with pytest.raises(ValueError, match="PER entity with tags"):
+        make_data.check(
+            make_data.Sentence(words, tags, ["B-NP", "I-NP", "I-NP"], ["O", "B-PER", "I-PER"])
+        )
+
+
+def test_vocabulary_file_errors_name_the_file_and_line(tmp_path, monkeypatch):
+    lexicon = load_script("lexicon")  # loads every shipped list
+    assert len(lexicon.CITIES) > 10 and ["New", "York"] in lexicon.CITIES
+    monkeypatch.setattr(lexicon, "VOCABULARY", tmp_path)
+    (tmp_path / "ok.txt").write_text("# a comment\n\nthe/DT United/NNP States/NNPS\n")
+    assert lexicon.tagged("ok") == [(["the", "United", "States"], ["DT", "NNP", "NNPS"])]
+    (tmp_path / "verbs.txt").write_text("# forms\nbuy buys bought bought buying\nsell sells sold\n")
+    with pytest.raises(
+        ValueError, match=r"verbs\.txt:3: expected 5 space-separated fields, found 3"
+    ):
+        lexicon.verbs("verbs")
+    (tmp_path / "places.txt").write_text("the/DT Hague\n")
+    with pytest.raises(ValueError, match=r"places\.txt:1: expected WORD/TAG, found 'Hague'"):
+        lexicon.tagged("places")
 
 
 def test_spacy_tokenizer_reproduces_the_tokens(stories):
