@@ -32,14 +32,18 @@ def make_directory(path: str | os.PathLike) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        blocker = next(p for p in (path, *path.parents) if p.exists() and not p.is_dir())
-        problem = (
-            "exists and is not a directory"
-            if blocker == path
-            else f"cannot create it: {blocker} is not a directory"
-        )
-        raise NotADirectoryError(errno.ENOTDIR, problem, str(path)) from None
+        raise _not_a_directory(path) from None
     return path
+
+
+def _not_a_directory(path: Path) -> NotADirectoryError:
+    """The error for `path` when it, or one of its parents, is not a directory."""
+    blocker = next(p for p in (path, *path.parents) if p.exists() and not p.is_dir())
+    if blocker == path:
+        problem = "exists and is not a directory"
+    else:
+        problem = f"cannot create it: {blocker} is not a directory"
+    return NotADirectoryError(errno.ENOTDIR, problem, str(path))
 
 
 @contextmanager
@@ -54,9 +58,12 @@ def atomic_output(path: str | os.PathLike, *, directory: bool = False) -> Iterat
     path = Path(path)
     if path.exists() and path.is_dir() != directory:
         if directory:
-            raise NotADirectoryError(errno.ENOTDIR, "exists and is not a directory", str(path))
+            raise _not_a_directory(path)
         raise IsADirectoryError(errno.EISDIR, "is a directory, expected a file", str(path))
-    make_directory(path.parent)
+    try:
+        make_directory(path.parent)
+    except NotADirectoryError:
+        raise _not_a_directory(path) from None
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
     try:
         yield tmp
