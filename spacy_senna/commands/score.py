@@ -12,9 +12,10 @@ import argparse
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
+from ..files import require_file
 from ..scoring import CONLLEVAL_BOUNDARY, ConllevalCounter, format_conlleval
+from .errors import CliError
 
 
 def _input_lines(source: str) -> Iterator[tuple[int, str]]:
@@ -23,12 +24,17 @@ def _input_lines(source: str) -> Iterator[tuple[int, str]]:
         for lineno, data in enumerate(stream, 1):
             yield lineno, data.decode("utf8", errors="replace").rstrip("\r\n")
         return
-    path = Path(source)
-    if not path.is_file():
-        raise FileNotFoundError(f"Input file not found: {path}")
-    with path.open("rb") as stream:
+    with require_file(source).open("rb") as stream:
         for lineno, data in enumerate(stream, 1):
             yield lineno, data.decode("utf8", errors="replace").rstrip("\r\n")
+
+
+def delimiter_pattern(delimiter: str) -> re.Pattern:
+    """The compiled `-d` regular expression; CliError if it is not a valid one."""
+    try:
+        return re.compile(delimiter)
+    except re.error as err:
+        raise CliError(f"-d {delimiter}", f"not a valid regular expression ({err})") from None
 
 
 def conlleval(
@@ -39,7 +45,7 @@ def conlleval(
     name: str = "-",
 ) -> str:
     """conlleval.pl's report for numbered input lines (`name` only labels errors)."""
-    pattern = re.compile(delimiter)
+    pattern = delimiter_pattern(delimiter)
     counter = ConllevalCounter()
     n_features: int | None = None
     for lineno, line in lines:
