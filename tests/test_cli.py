@@ -156,6 +156,23 @@ def test_convert_missing_or_directory_input(capsys, tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["convert", "{input}", "{out}", "-c", "conll2000"],
+        ["score", "conll", "{input}"],
+        ["split-dev", "{input}", "{out}"],
+        ["build-gazetteer", "{input}", "{out}"],
+    ],
+)
+def test_unreadable_input(capsys, tmp_path, conll, command):
+    conll.chmod(0o000)
+    if os.access(conll, os.R_OK):
+        pytest.skip("permissions are not enforced for this user (root)")
+    argv = [arg.format(input=conll, out=tmp_path / "out") for arg in command]
+    assert fail_line(capsys, *argv) == f"✘ {conll}: permission denied"
+
+
 # split-dev and build-gazetteer
 
 
