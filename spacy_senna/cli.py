@@ -5,6 +5,8 @@ import importlib
 import sys
 from typing import List, Optional
 
+from .commands.errors import error_line
+
 # one module per subcommand in spacy_senna/commands/, each exposing add_parser(subparsers)
 COMMANDS = (
     "convert",
@@ -26,9 +28,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> None:
+    """Run a subcommand; input/output problems exit with status 1 and one `✘` line on
+    stderr, unexpected errors propagate with their traceback."""
     args = build_parser().parse_args(argv)
     try:
         args.func(args)
-    except (ValueError, FileNotFoundError) as err:
-        print(f"✘ {err}", file=sys.stderr)
+    except Exception as err:
+        line = error_line(err)
+        if line is None:
+            raise
+        print(f"✘ {line}", file=sys.stderr)
         sys.exit(1)

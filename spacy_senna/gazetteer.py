@@ -18,6 +18,7 @@ from spacy.util import registry
 from spacy.vocab import Vocab
 
 from .features import Feature
+from .files import atomic_output
 from .lexicon import Lexicon
 
 FLAG_VALUES = ("NO", "YES")
@@ -176,7 +177,8 @@ def gazetteer_feature(
 
 
 def write_gazetteer(entries: Dict[str, Set[str]], path: Path) -> int:
-    """Write `TYPE words` lines (sorted); returns the number of entries written."""
+    """Write `TYPE words` lines (sorted, atomically); returns the number of entries written."""
     lines = [f"{t} {e}" for t in sorted(entries) for e in sorted(entries[t])]
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf8")
+    with atomic_output(path) as tmp:
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf8")
     return len(lines)

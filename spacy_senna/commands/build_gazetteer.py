@@ -4,25 +4,23 @@ import argparse
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from spacy.tokens import DocBin
 from spacy.vocab import Vocab
 
 from ..gazetteer import write_gazetteer
+from .docbins import read_docs
 
 
 def build_gazetteer(corpus: Path, output: Path, min_count: int = 1) -> int:
     """Collect every entity text (with its type) seen at least `min_count` times."""
-    if not corpus.is_file():
-        raise FileNotFoundError(f"Corpus not found: {corpus}")
     counts: Counter = Counter()
-    for doc in DocBin().from_disk(corpus).get_docs(Vocab()):
+    for doc in read_docs(corpus, Vocab()):
         counts.update((ent.label_, " ".join(t.text for t in ent)) for ent in doc.ents)
     entries = defaultdict(set)
     for (label, text), count in counts.items():
         if count >= min_count:
             entries[label].add(text)
     if not entries:
-        raise ValueError(f"{corpus} has no entities with at least {min_count} occurrence(s)")
+        raise ValueError(f"{corpus}: no entities with at least {min_count} occurrence(s)")
     n = write_gazetteer(entries, output)
     print(f"✔ Wrote {n} entries ({', '.join(sorted(entries))}) to {output}")
     return n

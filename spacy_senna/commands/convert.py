@@ -11,6 +11,8 @@ from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
 from ..converters import CONVERTERS
+from ..files import make_directory, require_file
+from .docbins import write_doc_bin
 
 FORMAT_SUFFIXES = (".txt", ".tsv", ".conll", ".conllu", ".iob", ".iob1", ".iob2")
 
@@ -42,14 +44,12 @@ def convert(input_path: Path, output_dir: Path, converter: str, n_sents: int = 1
     """Convert `input_path` with the named converter and write `OUTPUT_DIR/<stem>.spacy`."""
     if converter not in CONVERTERS:
         raise ValueError(f"Unknown converter {converter!r}; available: {', '.join(CONVERTERS)}")
-    if not input_path.is_file():
-        raise FileNotFoundError(f"Input file not found: {input_path}")
+    require_file(input_path)
+    output_path = make_directory(output_dir) / output_name(input_path)
     doc_bin = DocBin(store_user_data=True)
     for doc in merge_sentences(CONVERTERS[converter](input_path, Vocab()), n_sents):
         doc_bin.add(doc)
-    output_dir.mkdir(parents=True, exist_ok=True)
-    output_path = output_dir / output_name(input_path)
-    doc_bin.to_disk(output_path)
+    write_doc_bin(doc_bin, output_path)
     print(f"✔ Generated output file ({len(doc_bin)} documents): {output_path}")
     return output_path
 

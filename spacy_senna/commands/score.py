@@ -9,11 +9,13 @@ prints. Unlike Perl's chomp, a trailing carriage return is removed too.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
+from ..files import require_file
 from ..scoring import conlleval
+from .errors import CliError
 
 
 def _input_lines(source: str) -> Iterator[tuple[int, str]]:
@@ -22,16 +24,22 @@ def _input_lines(source: str) -> Iterator[tuple[int, str]]:
         for lineno, data in enumerate(stream, 1):
             yield lineno, data.decode("utf8", errors="replace").rstrip("\r\n")
         return
-    path = Path(source)
-    if not path.is_file():
-        raise FileNotFoundError(f"Input file not found: {path}")
-    with path.open("rb") as stream:
+    with require_file(source).open("rb") as stream:
         for lineno, data in enumerate(stream, 1):
             yield lineno, data.decode("utf8", errors="replace").rstrip("\r\n")
 
 
+def delimiter_pattern(delimiter: str) -> re.Pattern:
+    """The compiled `-d` regular expression; CliError if it is not a valid one."""
+    try:
+        return re.compile(delimiter)
+    except re.error as err:
+        raise CliError(f"-d {delimiter}", f"not a valid regular expression ({err})") from None
+
+
 def _run(args: argparse.Namespace) -> None:
     name = "<stdin>" if args.file == "-" else args.file
+    delimiter_pattern(args.delimiter)
     report = conlleval(_input_lines(args.file), args.delimiter, args.raw, args.o_tag, name)
     sys.stdout.write(report)
 

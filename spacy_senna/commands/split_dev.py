@@ -6,24 +6,32 @@ deterministic, so every run and every re-measurement uses the same split.
 """
 
 import argparse
+from contextlib import ExitStack
 from pathlib import Path
 
 from spacy.tokens import DocBin
 from spacy.vocab import Vocab
 
+from ..files import atomic_output, make_directory
+from .docbins import read_docs
+
 
 def split_dev(corpus: Path, output_dir: Path, fraction: float = 0.1) -> None:
+    """Write the last `fraction` of the Docs in `corpus` to OUTPUT_DIR/dev.spacy, the rest
+    to OUTPUT_DIR/train.spacy."""
     if not 0 < fraction < 1:
         raise ValueError(f"--fraction must be between 0 and 1, got {fraction}")
-    if not corpus.is_file():
-        raise FileNotFoundError(f"Corpus not found: {corpus}")
-    docs = list(DocBin(store_user_data=True).from_disk(corpus).get_docs(Vocab()))
+    docs = read_docs(corpus, Vocab())
     n_dev = max(1, round(len(docs) * fraction))
     if n_dev >= len(docs):
-        raise ValueError(f"{corpus} has too few documents ({len(docs)}) to split")
-    output_dir.mkdir(parents=True, exist_ok=True)
-    for name, part in (("train", docs[:-n_dev]), ("dev", docs[-n_dev:])):
-        DocBin(docs=part, store_user_data=True).to_disk(output_dir / f"{name}.spacy")
+        raise ValueError(f"{corpus}: too few documents ({len(docs)}) to split")
+    make_directory(output_dir)
+    parts = {"train": docs[:-n_dev], "dev": docs[-n_dev:]}
+    with ExitStack() as outputs:  # both files are renamed into place only if both are written
+        for name, part in parts.items():
+            tmp = outputs.enter_context(atomic_output(output_dir / f"{name}.spacy"))
+            DocBin(docs=part, store_user_data=True).to_disk(tmp)
+    for name, part in parts.items():
         print(f"✔ {name}.spacy: {len(part)} documents")
 
 

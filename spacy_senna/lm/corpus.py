@@ -27,8 +27,6 @@ import codecs
 import gzip
 import io
 import json
-import os
-import shutil
 import sys
 from array import array
 from collections.abc import Callable, Iterator, Sequence
@@ -39,6 +37,7 @@ from pathlib import Path
 import numpy
 
 from ..features import CAPS_VALUES, caps_value, normalize_word
+from ..files import atomic_output
 from ..lexicon import PADDING, SPECIALS, UNKNOWN, Lexicon
 
 CAPS_LEXICON = Lexicon.from_words(CAPS_VALUES)
@@ -286,13 +285,14 @@ class WindowSampler:
 
 def encode_corpus(paths: Sequence[Path], directory: Path, settings: CorpusSettings) -> None:
     """Encode `paths` into `directory` (written to a temporary sibling, then renamed)."""
+    with atomic_output(directory, directory=True) as tmp:
+        _encode_into(paths, tmp, settings)
+
+
+def _encode_into(paths: Sequence[Path], tmp: Path, settings: CorpusSettings) -> None:
     paths = [Path(p) for p in paths]
     prints = fingerprint(paths)
-    directory = Path(directory)
-    tmp = directory.with_name(directory.name + ".tmp")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir(parents=True)
+    tmp.mkdir()
     pad = settings.window // 2
     pads = array("i", [PADDING] * pad)
     pad_caps = bytes([PADDING] * pad)
@@ -333,7 +333,6 @@ def encode_corpus(paths: Sequence[Path], directory: Path, settings: CorpusSettin
         for handle in files.values():
             handle.close()
     if n_train == 0:
-        shutil.rmtree(tmp)
         what = "no words" if n_valid == 0 else f"only {n_valid} words, all held out"
         raise ValueError(
             f"The input text has {what} for training: "
@@ -381,9 +380,6 @@ def encode_corpus(paths: Sequence[Path], directory: Path, settings: CorpusSettin
         "types": len(strings) - len(SPECIALS),
     }
     (tmp / "meta.json").write_text(json.dumps(meta, indent=2), encoding="utf8")
-    if directory.exists():
-        shutil.rmtree(directory)
-    os.replace(tmp, directory)
 
 
 def _top_words(strings: list[str], counts: numpy.ndarray, size: int) -> list[int]:

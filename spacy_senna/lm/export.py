@@ -9,9 +9,6 @@ PADDING and UNKNOWN rows are not exported.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -20,6 +17,7 @@ import spacy
 from spacy.vectors import Vectors
 
 from ..features import normalize_word
+from ..files import atomic_output
 from .corpus import open_text, warn
 
 #: the query words of paper Table 7
@@ -56,24 +54,12 @@ def write_vectors(
         name=name,
     )
     nlp.meta["vectors"]["name"] = name
-    output_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{output_dir.name}.tmp-", dir=output_dir.parent))
-    try:
+    with atomic_output(output_dir, directory=True) as tmp:
         nlp.to_disk(tmp)
         if meta is not None:
             (tmp / "lm_meta.json").write_text(
                 json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf8"
             )
-        old = None
-        if output_dir.exists():
-            old = output_dir.with_name(f".{output_dir.name}.old-{os.getpid()}")
-            os.replace(output_dir, old)
-        os.replace(tmp, output_dir)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def read_vectors(path: Path) -> tuple[list[str], numpy.ndarray]:

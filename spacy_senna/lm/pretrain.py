@@ -34,7 +34,6 @@ Choices the paper leaves open (digest §10, "Unspecified"), made here:
 from __future__ import annotations
 
 import math
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -45,6 +44,7 @@ import numpy
 import torch
 from tqdm import tqdm
 
+from ..files import atomic_output
 from ..lexicon import SPECIALS, UNKNOWN
 from .corpus import (
     N_CAPS,
@@ -463,7 +463,6 @@ class _Trainer:
 
     def save(self, path: Path, inputs: list[dict]) -> None:
         """Write a checkpoint atomically."""
-        path.parent.mkdir(parents=True, exist_ok=True)
         payload = {
             "version": CHECKPOINT_VERSION,
             "settings": self.config.settings(),
@@ -474,9 +473,8 @@ class _Trainer:
             "generator": self.generator.get_state(),
             "state": self.state,
         }
-        tmp = path.with_name(path.name + ".tmp")
-        torch.save(payload, tmp)
-        os.replace(tmp, path)
+        with atomic_output(path) as tmp:
+            torch.save(payload, tmp)
 
     def train(self, bar: _Progress, save: Callable[[], None]) -> None:
         """Run until a limit is reached (or Ctrl-C), validating and checkpointing."""
