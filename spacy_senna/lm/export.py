@@ -20,7 +20,7 @@ import spacy
 from spacy.vectors import Vectors
 
 from ..features import normalize_word
-from .corpus import open_text, warn
+from .corpus import open_corpus_text, warn
 
 #: the query words of paper Table 7
 PAPER_QUERIES = ("france", "jesus", "xbox", "reddish", "scratched", "megabits")
@@ -137,7 +137,7 @@ def format_neighbours(
 
 def _iter_text_vectors(path: Path) -> Iterator[tuple[int, str, list[str]]]:
     """(line number, word, value fields) of a word2vec/GloVe text file."""
-    with open_text(path) as handle:
+    with open_corpus_text(path) as handle:
         for number, line in enumerate(handle, start=1):
             fields = line.rstrip("\n\r").split(" ")
             if len(fields) < 2 or not line.strip():
