@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..lm.pretrain import CURRICULUM_INITS, OPTIMIZERS, TOKENIZERS, PretrainConfig, pretrain
+from ..lm.pretrain import pretrain
+from ..lm.settings import CURRICULUM_INITS, OPTIMIZERS, TOKENIZERS, PretrainConfig
 
 DEFAULTS = PretrainConfig()
 
