@@ -1,13 +1,18 @@
-"""The settings of a pretraining run.
+"""The settings of a pretraining run, each declared once with its command-line help.
 
-Defaults were tuned on the Wikipedia sample with one CPU thread (`sgd`, rate 0.02, 1024
-windows of 8 negatives, lookups initialised in ±0.1): per word it learns as fast as
-Adagrad and Adam and it runs fastest (rates of 0.2 collapse: every HardTanh saturates).
+`pretrain-lm`'s options are generated from the fields of `PretrainConfig`, in this order:
+option `--NAME-WITH-DASHES` (or the field's `flag`), default and type from the field's
+default, `choices` and `help` from its metadata. Defaults were tuned on the Wikipedia
+sample with one CPU thread (`sgd`, rate 0.02, 1024 windows of 8 negatives, lookups
+initialised in ±0.1): per word it learns as fast as Adagrad and Adam and it runs fastest
+(rates of 0.2 collapse: every HardTanh saturates).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 OPTIMIZERS = ("sgd", "adagrad", "adam")
 TOKENIZERS = ("whitespace", "spacy")
@@ -25,34 +30,78 @@ RUNTIME_SETTINGS = (
 )
 
 
+def setting(default: Any, help: str, *, choices: Sequence[str] = (), flag: str = "") -> Any:
+    """A `PretrainConfig` field with its command-line help.
+
+    `flag` replaces the option name derived from the field's name; a boolean setting
+    becomes a switch that sets the opposite of its default.
+    """
+    metadata = {"help": help, "choices": tuple(choices), "flag": flag}
+    if isinstance(default, list):
+        if default:
+            raise ValueError("A list setting's default must be empty.")
+        return field(default_factory=list, metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
 @dataclass
 class PretrainConfig:
     """All settings of a pretraining run (see `python -m spacy_senna pretrain-lm -h`)."""
 
-    vocab_size: int = 100_000
-    curriculum: list[int] = field(default_factory=list)
-    curriculum_init: str = "random"
-    window: int = 11
-    word_dim: int = 50
-    caps_dim: int = 5
-    hidden: int = 100
-    negatives: int = 8
-    batch_size: int = 1024
-    optimizer: str = "sgd"
-    learning_rate: float = 0.02
-    embed_init: float = 0.1
-    validation_words: int = 100_000
-    max_line_tokens: int = 1000
-    tokenizer: str = "whitespace"
-    seed: int = 0
-    epochs: float = 1.0
-    max_words: int = 0
-    max_seconds: float = 0.0
-    checkpoint_every_seconds: float = 600.0
-    eval_every_words: int = 1_000_000
-    device: str = ""
-    threads: int = 0
-    progress: bool = True
+    vocab_size: int = setting(
+        100_000, "dictionary size, PADDING and UNKNOWN not included (default %(default)s)"
+    )
+    curriculum: list[int] = setting(
+        [],
+        "growing dictionary sizes ending at --vocab-size, e.g. "
+        "5000,10000,30000,50000,100000: one stage per equal share of the budget",
+    )
+    curriculum_init: str = setting(
+        "random",
+        "rows of the words a stage adds: their random initial rows, or the "
+        "UNKNOWN row (default %(default)s)",
+        choices=CURRICULUM_INITS,
+    )
+    negatives: int = setting(8, "corrupted windows per window (default %(default)s)")
+    batch_size: int = setting(1024, "windows per update (default %(default)s)")
+    optimizer: str = setting(
+        "sgd",
+        "sgd: paper's plain SGD, rates divided by fan-in (default %(default)s)",
+        choices=OPTIMIZERS,
+    )
+    learning_rate: float = setting(0.02, "per-window learning rate (default %(default)s)")
+    embed_init: float = setting(0.1, "lookup tables start uniform in ±this (default %(default)s)")
+    window: int = setting(11, "default %(default)s")
+    word_dim: int = setting(50, "default %(default)s")
+    caps_dim: int = setting(5, "default %(default)s")
+    hidden: int = setting(100, "default %(default)s")
+    validation_words: int = setting(
+        100_000, "hold out the first lines, up to this many words (default %(default)s)"
+    )
+    tokenizer: str = setting(
+        "whitespace",
+        "whitespace: pre-tokenised text; spacy: spaCy's English tokenizer, for raw "
+        "text (the tokens the components see at run time) (default %(default)s)",
+        choices=TOKENIZERS,
+    )
+    max_line_tokens: int = setting(
+        1000, "longer lines are split into padded segments (default %(default)s)"
+    )
+    epochs: float = setting(
+        1.0, "passes over the training words; 0 = no limit (default %(default)s)"
+    )
+    max_words: int = setting(0, "stop after this many windows")
+    max_seconds: float = setting(
+        0.0, "stop after this many seconds of training (corpus encoding not counted)"
+    )
+    checkpoint_every_seconds: float = setting(
+        600.0, "default %(default)s; a checkpoint is always written at the end"
+    )
+    eval_every_words: int = setting(1_000_000, "validation interval (default %(default)s)")
+    seed: int = setting(0, "default %(default)s")
+    device: str = setting("", "torch device (default: cuda if available, else cpu)")
+    threads: int = setting(0, "torch CPU threads (default: torch's choice)")
+    progress: bool = setting(True, "no progress output", flag="--quiet")
 
     def validate(self) -> None:
         """Raise ValueError on settings that cannot work."""

@@ -1,10 +1,13 @@
-"""`pretrain-lm`: a run from the command line."""
+"""`pretrain-lm`: options generated from the settings, a run from the command line."""
 
 import random
 
+import pytest
 import spacy
 
 from spacy_senna import cli
+from spacy_senna.commands import pretrain_lm
+from spacy_senna.lm.settings import PretrainConfig
 
 
 def _corpus(path):
@@ -17,6 +20,37 @@ def _corpus(path):
     ]
     path.write_text("\n".join(lines) + "\n", encoding="utf8")
     return path
+
+
+@pytest.fixture
+def parsed_config(monkeypatch):
+    """`parsed_config(*options)`: the PretrainConfig the command builds from `options`."""
+    calls = []
+    monkeypatch.setattr(pretrain_lm, "pretrain", lambda *args, **kwargs: calls.append(args))
+
+    def parse(*options):
+        cli.main(["pretrain-lm", "text.txt", "out", *options])
+        return calls.pop()[2]
+
+    return parse
+
+
+def test_options_are_the_declared_settings(parsed_config):
+    assert parsed_config() == PretrainConfig()
+    config = parsed_config(
+        "--quiet", "--curriculum", "5,10", "--vocab-size", "10", "--learning-rate", "0.5",
+        "--optimizer", "adam", "--max-seconds", "3",
+    )  # fmt: skip
+    assert config == PretrainConfig(
+        progress=False,
+        curriculum=[5, 10],
+        vocab_size=10,
+        learning_rate=0.5,
+        optimizer="adam",
+        max_seconds=3.0,
+    )
+    with pytest.raises(SystemExit):
+        parsed_config("--optimizer", "rmsprop")
 
 
 def test_cli_pretrain(tmp_path, capsys):
