@@ -2,7 +2,8 @@
 
 The pieces: `settings` (the run's settings), `corpus` (encoding and window sampling),
 `trainer` (the training loop and curriculum), `checkpoint` (resuming), `vectors_pipeline`
-(the output).
+(the output). Torch's global state (threads, random generator) is left as it was found
+(`torch_state`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .corpus import CorpusSettings, EncodedCorpus, fingerprint, load_or_encode, 
 from .neighbours import PAPER_QUERIES, format_neighbours, nearest_neighbours
 from .progress import Progress
 from .settings import PretrainConfig
+from .torch_state import torch_threads
 from .trainer import Trainer
 from .vectors_pipeline import write_vectors
 
@@ -41,7 +43,8 @@ def pretrain(
     checkpoint = load_checkpoint(ckpt_path, config, inputs) if resume else None
     if not resume and ckpt_path.exists():
         warn(f"Starting afresh: {ckpt_path} will be overwritten (--resume continues it).")
-    return _run(paths, output_dir, config, inputs, checkpoint)
+    with torch_threads(config.threads):
+        return _run(paths, output_dir, config, inputs, checkpoint)
 
 
 def _run(
@@ -51,10 +54,7 @@ def _run(
     inputs: list[dict],
     checkpoint: dict | None,
 ) -> dict:
-    if config.threads:
-        torch.set_num_threads(config.threads)
     device = torch.device(config.device or ("cuda" if torch.cuda.is_available() else "cpu"))
-    torch.manual_seed(config.seed)
     encode_start = time.perf_counter()
     if config.progress:
         print(f"ℹ Reading {len(paths)} text file(s)...", file=sys.stderr, flush=True)

@@ -31,6 +31,7 @@ from .optimizers import make_optimizers
 from .progress import Progress, format_word_count
 from .ranking_model import RankingLM, ranking_loss
 from .settings import PretrainConfig
+from .torch_state import seeded_cpu_rng
 
 
 class Trainer:
@@ -48,15 +49,17 @@ class Trainer:
         self.device = device
         available = len(corpus.vocab)
         self.stages = sorted({min(size, available) for size in config.stages()})
-        self.model = RankingLM(
-            corpus.n_rows,
-            N_CAPS,
-            word_dim=config.word_dim,
-            caps_dim=config.caps_dim,
-            window=config.window,
-            hidden=config.hidden,
-            embed_init=config.embed_init,
-        ).to(device)
+        with seeded_cpu_rng(config.seed):
+            model = RankingLM(
+                corpus.n_rows,
+                N_CAPS,
+                word_dim=config.word_dim,
+                caps_dim=config.caps_dim,
+                window=config.window,
+                hidden=config.hidden,
+                embed_init=config.embed_init,
+            )
+        self.model = model.to(device)
         self.optimizers = make_optimizers(self.model, config)
         self.sampler = WindowSampler(corpus, config.batch_size, config.seed)
         self.generator = torch.Generator(device=device).manual_seed(config.seed)
