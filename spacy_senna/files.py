@@ -1,7 +1,7 @@
 """Reading text files: UTF-8, plain or gzipped, with errors that name the file and line.
 
-Every reader of the package (corpus converters, gazetteers, LM text, text vectors) opens
-its input with `open_text`. Gzip is recognised by the file's first bytes, not its name.
+The corpus converters, gazetteers, LM text and text vectors open their input with
+`open_text`. Gzip is recognised by the file's first bytes, not its name.
 """
 
 from __future__ import annotations
