@@ -6,9 +6,7 @@ the 1-based line number on malformed input. See the dataset READMEs under ../sha
 
 from __future__ import annotations
 
-import gzip
 import re
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from spacy.vocab import Vocab
 
 from .frames import frame_key
 from .tags import conlleval_chunks
+from .text_input import open_text
 
 Row = tuple[int, list[str]]  # (line number, columns)
 
@@ -27,28 +26,11 @@ _CONLLU_EMPTY = re.compile(r"^[0-9]+\.[0-9]+$")
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
     """(line number, text without line break) for each line of a UTF-8 file, gzipped or not."""
-    path = Path(path)
-    with path.open("rb") as raw:
-        gzipped = raw.read(2) == b"\x1f\x8b"
-    opener = gzip.open if gzipped else open
-    try:
-        with opener(path, "rb") as stream:
-            for lineno, data in enumerate(stream, 1):
-                if b"\x00" in data:
-                    raise ValueError(
-                        f"{path}:{lineno}: expected a text file, found binary data (NUL byte)"
-                    )
-                try:
-                    line = data.decode("utf8")
-                except UnicodeDecodeError as err:
-                    raise ValueError(
-                        f"{path}:{lineno}: expected UTF-8 text ({err.reason} at byte {err.start})"
-                    ) from None
-                if lineno == 1:
-                    line = line.lstrip("\ufeff")
-                yield lineno, line.rstrip("\r\n")
-    except (OSError, EOFError, zlib.error) as err:
-        raise ValueError(f"{path}: cannot read {'gzip ' if gzipped else ''}data: {err}") from None
+    with open_text(path, newline="\n") as text:
+        for lineno, line in enumerate(text, 1):
+            if lineno == 1:
+                line = line.lstrip("\ufeff")
+            yield lineno, line.rstrip("\r\n")
 
 
 def _sentences(

@@ -6,7 +6,6 @@ a TYPE entry (lowercased, word by word): as in SENNA, the longest entry found fr
 start token marks all of its tokens.
 """
 
-import gzip
 import warnings
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
@@ -20,6 +19,7 @@ from spacy.vocab import Vocab
 from .features import Feature
 from .files import atomic_output
 from .lexicon import Lexicon
+from .text_input import open_text
 
 FLAG_VALUES = ("NO", "YES")
 
@@ -29,25 +29,21 @@ def read_gazetteer(path: Path, types: Sequence[str]) -> Dict[str, Set[str]]:
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"Gazetteer file not found: {path}")
-    opener = gzip.open if path.read_bytes()[:2] == b"\x1f\x8b" else open
     entries: Dict[str, Set[str]] = {t: set() for t in types}
     skipped: List[str] = []
-    with opener(path, "rt", encoding="utf8") as file_:
-        try:
-            for lineno, line in enumerate(file_, start=1):
-                parts = line.split()
-                if not parts:
-                    continue
-                if len(parts) < 2:
-                    raise ValueError(
-                        f"{path}:{lineno}: expected 'TYPE word [word ...]', got {line.strip()!r}"
-                    )
-                if parts[0] not in entries:
-                    skipped.append(f"{lineno} ({parts[0]})")
-                    continue
-                entries[parts[0]].add(" ".join(parts[1:]).lower())
-        except UnicodeDecodeError as err:
-            raise ValueError(f"{path}: not a UTF-8 text gazetteer ({err})") from None
+    with open_text(path) as file_:
+        for lineno, line in enumerate(file_, start=1):
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) < 2:
+                raise ValueError(
+                    f"{path}:{lineno}: expected 'TYPE word [word ...]', got {line.strip()!r}"
+                )
+            if parts[0] not in entries:
+                skipped.append(f"{lineno} ({parts[0]})")
+                continue
+            entries[parts[0]].add(" ".join(parts[1:]).lower())
     if skipped:
         warnings.warn(
             f"{path}: skipped {len(skipped)} line(s) whose entity type is not one of "

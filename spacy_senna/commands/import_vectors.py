@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..lm.export import import_text_vectors
+from ..lm.text_vectors import import_text_vectors
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -5,12 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..lm.export import (
-    PAPER_QUERIES,
-    format_neighbours,
-    nearest_neighbours,
-    read_vectors,
-)
+from ..lm.neighbours import PAPER_QUERIES, format_neighbours, nearest_neighbours
+from ..lm.vectors_pipeline import read_vectors
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

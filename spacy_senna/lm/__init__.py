@@ -6,9 +6,12 @@ converts word2vec/GloVe text vectors to the same kind of directory, re-keyed by
 `normalize_word`; `nearest_neighbours` is the Euclidean report of paper Table 7.
 """
 
-from .export import import_text_vectors, nearest_neighbours, read_vectors, write_vectors
-from .pretrain import PretrainConfig, pretrain
+from .neighbours import nearest_neighbours
+from .pretrain import pretrain
 from .ranking_model import RankingLM, ranking_loss
+from .settings import PretrainConfig
+from .text_vectors import import_text_vectors
+from .vectors_pipeline import read_vectors, write_vectors
 
 __all__ = [
     "PretrainConfig",

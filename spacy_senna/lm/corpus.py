@@ -24,8 +24,6 @@ one overflow id that maps to UNKNOWN, which keeps memory bounded on any corpus.
 from __future__ import annotations
 
 import codecs
-import gzip
-import io
 import json
 import sys
 from array import array
@@ -39,6 +37,7 @@ import numpy
 from ..features import CAPS_VALUES, caps_value, normalize_word
 from ..files import atomic_output
 from ..lexicon import PADDING, SPECIALS, UNKNOWN, Lexicon
+from ..text_input import TextLines, open_text
 
 CAPS_LEXICON = Lexicon.from_words(CAPS_VALUES)
 N_CAPS = len(CAPS_LEXICON)
@@ -56,31 +55,27 @@ def warn(message: str) -> None:
 
 
 @contextmanager
-def open_text(path: Path) -> Iterator[io.TextIOWrapper]:
-    """Open a UTF-8 text file (gzipped or not), rejecting binary files up front."""
+def open_corpus_text(path: Path) -> Iterator[TextLines]:
+    """Open a UTF-8 text file (gzipped or not), rejecting binary files up front.
+
+    Undecodable bytes beyond the sniffed head read as U+FFFD.
+    """
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"Input text file not found: {path}")
-    with path.open("rb") as raw:
-        magic = raw.read(2)
-    opener = gzip.open if magic == b"\x1f\x8b" else open
-    try:
-        with opener(path, "rb") as stream:
-            head = stream.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
-            try:
-                codecs.getincrementaldecoder("utf8")().decode(head, final=False)
-                is_text = b"\x00" not in head
-            except UnicodeDecodeError:
-                is_text = False
-            if not is_text:
-                raise ValueError(
-                    f"{path} does not look like UTF-8 text (binary data in its first "
-                    f"{len(head)} bytes): pretrain-lm expects plain or gzipped text files."
-                )
-            with io.TextIOWrapper(stream, encoding="utf8", errors="replace") as text:
-                yield text
-    except (OSError, EOFError) as err:
-        raise ValueError(f"Cannot read {path}: {err}") from None
+    with open_text(path, errors="replace") as text:
+        head = text.peek(_SNIFF_BYTES)
+        try:
+            codecs.getincrementaldecoder("utf8")().decode(head, final=False)
+            is_text = b"\x00" not in head
+        except UnicodeDecodeError:
+            is_text = False
+        if not is_text:
+            raise ValueError(
+                f"{path} does not look like UTF-8 text (binary data in its first "
+                f"{len(head)} bytes): pretrain-lm expects plain or gzipped text files."
+            )
+        yield text
 
 
 def make_tokenizer(name: str) -> Callable[[str], list[str]]:
@@ -99,7 +94,7 @@ def iter_segments(
     path: Path, max_line_tokens: int, tokenize: Callable[[str], list[str]] = str.split
 ) -> Iterator[tuple[list[str], list[str]]]:
     """(raw tokens, normalised tokens) per line segment of at most `max_line_tokens`."""
-    with open_text(path) as handle:
+    with open_corpus_text(path) as handle:
         carry = ""
         while True:
             piece = handle.readline(_CHUNK_CHARS)

@@ -1,0 +1,76 @@
+"""`pretrain-lm`: options generated from the settings, a run from the command line."""
+
+import random
+
+import pytest
+import spacy
+
+from spacy_senna import cli
+from spacy_senna.commands import pretrain_lm
+from spacy_senna.lm.settings import PretrainConfig
+
+
+def _corpus(path):
+    rng = random.Random(0)
+    nouns = ["cat", "dog", "bird", "horse", "mouse", "fox", "cow", "goat"]
+    places = ["Paris", "London", "Berlin", "Rome", "Madrid"]
+    lines = [
+        f"The {rng.choice(nouns)} sees a {rng.choice(nouns)} in {rng.choice(places)} ."
+        for _ in range(1500)
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf8")
+    return path
+
+
+@pytest.fixture
+def parsed_config(monkeypatch):
+    """`parsed_config(*options)`: the PretrainConfig the command builds from `options`."""
+    calls = []
+    monkeypatch.setattr(pretrain_lm, "pretrain", lambda *args, **kwargs: calls.append(args))
+
+    def parse(*options):
+        cli.main(["pretrain-lm", "text.txt", "out", *options])
+        return calls.pop()[2]
+
+    return parse
+
+
+def test_options_are_the_declared_settings(parsed_config):
+    assert parsed_config() == PretrainConfig()
+    config = parsed_config(
+        "--quiet", "--curriculum", "5,10", "--vocab-size", "10", "--learning-rate", "0.5",
+        "--optimizer", "adam", "--max-seconds", "3",
+    )  # fmt: skip
+    assert config == PretrainConfig(
+        progress=False,
+        curriculum=[5, 10],
+        vocab_size=10,
+        learning_rate=0.5,
+        optimizer="adam",
+        max_seconds=3.0,
+    )
+    with pytest.raises(SystemExit):
+        parsed_config("--optimizer", "rmsprop")
+
+
+def test_cli_pretrain(tmp_path, capsys):
+    corpus_path = _corpus(tmp_path / "corpus.txt")
+    out = tmp_path / "cli-lm"
+    cli.main(
+        [
+            "pretrain-lm",
+            str(corpus_path),
+            str(out),
+            "--max-words",
+            "640",
+            "--batch-size",
+            "64",
+            "--validation-words",
+            "500",
+            "--threads",
+            "1",
+        ],
+    )
+    err = capsys.readouterr().err
+    assert "✔ Wrote" in err and "paris" not in err.split("✔")[0]
+    assert spacy.load(out).vocab.vectors.n_keys > 0

@@ -1,0 +1,26 @@
+"""Resuming from checkpoints: exact continuation, refusal on other settings."""
+
+import numpy
+import pytest
+
+from spacy_senna.lm.pretrain import pretrain
+from spacy_senna.lm.vectors_pipeline import read_vectors
+
+
+def test_resume_continues_exactly(tmp_path, corpus_path, config):
+    straight = pretrain([corpus_path], tmp_path / "a", config(max_words=3200))
+    pretrain([corpus_path], tmp_path / "b", config(max_words=1600))
+    resumed = pretrain([corpus_path], tmp_path / "b", config(max_words=3200), resume=True)
+    assert resumed["words_seen"] == straight["words_seen"] == 3200
+    _, table_a = read_vectors(tmp_path / "a")
+    _, table_b = read_vectors(tmp_path / "b")
+    numpy.testing.assert_allclose(table_a, table_b, atol=1e-6)
+    assert resumed["validation"][0] == straight["validation"][0]
+
+
+def test_resume_with_other_settings_errors(tmp_path, corpus_path, config):
+    pretrain([corpus_path], tmp_path / "lm", config(max_words=640))
+    with pytest.raises(ValueError, match="negatives: checkpoint 4, now 8"):
+        pretrain([corpus_path], tmp_path / "lm", config(negatives=8), resume=True)
+    with pytest.raises(ValueError, match="no checkpoint"):
+        pretrain([corpus_path], tmp_path / "other", config(), resume=True)

@@ -1,0 +1,58 @@
+"""Encoding raw text into the LM corpus: normalisation, padding, long lines, dictionary."""
+
+import gzip
+import random
+
+import numpy
+
+from spacy_senna.lexicon import PADDING, UNKNOWN
+from spacy_senna.lm.checkpoint import work_dir
+from spacy_senna.lm.corpus import CAPS_LEXICON, CorpusSettings, load_or_encode
+from spacy_senna.lm.pretrain import pretrain
+
+
+def test_corpus_windows_pad_lines_and_normalise(tmp_path):
+    text = tmp_path / "t.txt.gz"
+    with gzip.open(text, "wt", encoding="utf8") as f:
+        f.write("Held out line\nThe PS2 costs 300 dollars\n\nthe ps3 , the Ps4\n")
+    corpus = load_or_encode(
+        [text],
+        tmp_path / "enc",
+        CorpusSettings(vocab_size=100, window=5, validation_words=1),
+    )
+    assert corpus.n_valid_tokens == 3 and corpus.n_train_tokens == 10
+    assert corpus.vocab[:2] == ["ps0", "the"]  # 3 each: ties alphabetically
+    assert "held" not in corpus.vocab  # held-out words are not counted
+    positions = numpy.flatnonzero(numpy.asarray(corpus.words) != PADDING)
+    words, caps = corpus.windows(positions, corpus.n_rows)
+    strings = ["<PAD>", "<UNK>"] + corpus.vocab
+    first = [strings[i] for i in words[0]]
+    assert first == ["<PAD>", "<PAD>", "the", "ps0", "costs"]
+    last = [strings[i] for i in words[-1]]
+    assert last == [",", "the", "ps0", "<PAD>", "<PAD>"]  # no window crosses a line
+    assert caps[0, 2] == CAPS_LEXICON.get("initcap")
+    assert caps[0, 3] == CAPS_LEXICON.get("allcaps")
+    assert caps[-1, 2] == CAPS_LEXICON.get("initcap")
+    # a curriculum stage maps words outside its dictionary to UNKNOWN
+    small, _ = corpus.windows(positions, 3)
+    assert set(small.flatten()) <= {PADDING, UNKNOWN, 2}
+
+
+def test_long_lines_and_small_vocabulary(tmp_path, capsys, config):
+    text = tmp_path / "long.txt"
+    rng = random.Random(1)
+    line = " ".join(rng.choice(["a", "b", "c", "dd"]) for _ in range(40000))  # 100k chars
+    text.write_text("x y\n" + line + "\n", encoding="utf8")
+    meta = pretrain(
+        [text],
+        tmp_path / "lm",
+        config(vocab_size=50, validation_words=2, max_line_tokens=100, max_words=512),
+    )
+    assert "fewer than the requested dictionary of 50" in capsys.readouterr().err
+    assert meta["final_dictionary"] == 4 and meta["corpus"]["train_words"] == 40000
+    corpus = load_or_encode(
+        [text],
+        work_dir(tmp_path / "lm") / "corpus",
+        CorpusSettings(vocab_size=50, validation_words=2, max_line_tokens=100),
+    )
+    assert corpus.meta["segments"] == 1 + 400  # the long line became padded segments
