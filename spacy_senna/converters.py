@@ -177,10 +177,63 @@ def _start_end_spans(path: Path, rows: list[Row], col: int) -> list[tuple[str, i
     return spans
 
 
+_PARSE_OPEN = re.compile(r"\(([^()*\s]+)")
+
+
+def _bare_phrase_label(label: str) -> str:
+    """`NP-SBJ-1` -> `NP`, `NP=2` -> `NP`, `PRT|ADVP` -> `PRT` (as wsj-pt0 labels them)."""
+    return re.split(r"[-=|]", label, maxsplit=1)[0] or label
+
+
+def level0_segments(path: Path, rows: list[Row], col: int) -> list[tuple[str, int, int]]:
+    """The parse tree level 0 (PT0) segments of a Start-End parse column (`(S1(S(NP*`).
+
+    Each word's lowest phrase is the innermost node open at it; a segment is a maximal
+    run of contiguous words with the same lowest phrase, labelled with its bare label.
+    Words whose lowest phrase is the root wrapper or the top node below it are outside
+    any segment (paper §7.6: "words belonging to the root node S are labelled O"), the
+    rule `wsj-pt0` was derived with from the gold trees.
+    """
+    stack: list[tuple[int, str]] = []  # (node id, label) of the open nodes
+    lowest: list[tuple[int, str] | None] = []
+    n_nodes = 0
+    for lineno, columns in rows:
+        value = columns[col]
+        star = value.find("*")
+        opening, closing = value[:star], value[star + 1 :]
+        labels = _PARSE_OPEN.findall(opening)
+        if star < 0 or "".join(f"({lab}" for lab in labels) != opening or set(closing) - {")"}:
+            raise ValueError(
+                f"{path}:{lineno}: expected a parse tag like (S1(S(NP*, * or *)), found {value!r}"
+            )
+        for label in labels:
+            stack.append((n_nodes, label))
+            n_nodes += 1
+        if not stack:
+            raise ValueError(f"{path}:{lineno}: a word outside the parse tree ({value!r})")
+        lowest.append(stack[-1] if len(stack) > 2 else None)
+        if len(closing) > len(stack):
+            raise ValueError(f"{path}:{lineno}: {value!r} closes more phrases than are open")
+        del stack[len(stack) - len(closing) :]
+    if stack:
+        raise ValueError(f"{path}:{rows[-1][0]}: the parse tree is never closed")
+    segments: list[tuple[str, int, int]] = []
+    for i, node in enumerate(lowest):
+        if node is None:
+            continue
+        if i and lowest[i - 1] == node:
+            label, start, _ = segments[-1]
+            segments[-1] = (label, start, i + 1)
+        else:
+            segments.append((_bare_phrase_label(node[1]), i, i + 1))
+    return segments
+
+
 def read_conll2005(path: Path, vocab: Vocab) -> Iterator[Doc]:
     """CoNLL-2005 SRL `WORD POS PARSE NE SENSE TARGET PROPS...` lines -> `tag_`,
-    `doc.spans["srl_predicates"]` (labelled with the target lemma) and one frame per
-    target, `doc.spans["srl:<token index>"]`, holding its arguments (V included)."""
+    `doc.spans["srl_predicates"]` (labelled with the target lemma), one frame per
+    target, `doc.spans["srl:<token index>"]`, holding its arguments (V included), and
+    the Charniak parse's level-0 segments, `doc.spans["pt0"]` (SENNA's PT0 input)."""
     for rows in _sentences(path, str.split):
         first_line = rows[0][0]
         width = len(rows[0][1])
@@ -199,6 +252,9 @@ def read_conll2005(path: Path, vocab: Vocab) -> Iterator[Doc]:
             )
         doc = _make_doc(vocab, [c[0] for _, c in rows], tags=[c[1] for _, c in rows])
         doc.spans["srl_predicates"] = [Span(doc, i, i + 1, label=rows[i][1][5]) for i in targets]
+        doc.spans["pt0"] = [
+            Span(doc, s, e, label=lab) for lab, s, e in level0_segments(path, rows, 2)
+        ]
         for k, target in enumerate(targets):
             arguments = _start_end_spans(path, rows, 6 + k)
             if not any(lab == "V" and start <= target < end for lab, start, end in arguments):

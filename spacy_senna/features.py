@@ -212,6 +212,50 @@ class AttrFeature(Feature):
         ).reshape(len(doc), 1)
 
 
+class SpanTagFeature(Feature):
+    """Each token's IOBES tag in a span group, e.g. the PT0 segments `doc.spans["pt0"]`
+    that SENNA's SRL reads (written by a senna_chunker with `spans_key = "pt0"`).
+
+    A doc without the group gets the UNKNOWN id at every token (the component warns).
+    """
+
+    context_free = False
+
+    def __init__(self, spans_key: str, width: int):
+        if not spans_key:
+            raise ValueError("spacy-senna.SpanTagFeature.v1 needs a spans_key, e.g. 'pt0'")
+        super().__init__([width])
+        self.spans_key = spans_key
+
+    def doc_strings(self, doc: Doc) -> List[str]:
+        """The IOBES tag of every token (S-/B-/I-/E-LABEL, or O)."""
+        tags = ["O"] * len(doc)
+        for span in doc.spans.get(self.spans_key, []):
+            label = span.label_
+            if len(span) == 1:
+                tags[span.start] = f"S-{label}"
+                continue
+            tags[span.start] = f"B-{label}"
+            tags[span.start + 1 : span.end - 1] = [f"I-{label}"] * (len(span) - 2)
+            tags[span.end - 1] = f"E-{label}"
+        return tags
+
+    def fit(self, docs: Iterable[Doc], vocab=None) -> None:
+        counter: Counter = Counter()
+        for doc in docs:
+            if self.spans_key in doc.spans:
+                counter.update(self.doc_strings(doc))
+        self.lexicons[0] = Lexicon.from_counts(counter)
+
+    def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
+        lex = self.lexicons[0]
+        if self.spans_key not in doc.spans:
+            return numpy.full((len(doc), 1), UNKNOWN, dtype="int64")
+        return numpy.array([lex.get(t) for t in self.doc_strings(doc)], dtype="int64").reshape(
+            len(doc), 1
+        )
+
+
 class Featurizer:
     """An ordered set of named features: a doc -> (len(doc), n_columns) ids."""
 
@@ -314,6 +358,16 @@ def caps_feature(width: int = 5) -> Feature:
 def suffix_feature(width: int = 5, length: int = 2) -> Feature:
     """Lowercased suffix. width (int): embedding width. length (int): paper: 2."""
     return SuffixFeature(width, length)
+
+
+@registry.misc("spacy-senna.SpanTagFeature.v1")
+def span_tag_feature(spans_key: str = "pt0", width: int = 5) -> Feature:
+    """A span group's IOBES tags as a feature (SENNA's PT0 input to SRL).
+
+    spans_key (str): the span group, e.g. "pt0" (a senna_chunker's spans_key).
+    width (int): embedding width (paper: 5 for parse levels).
+    """
+    return SpanTagFeature(spans_key, width)
 
 
 @registry.misc("spacy-senna.AttrFeature.v1")

@@ -334,7 +334,7 @@ class SequenceLabeler(TrainablePipe):
             warnings.warn(message, SennaWarning)
 
     def _check_inputs(self, docs: List[Doc]) -> None:
-        """Warn when a cascade input such as token.tag_ is missing on the docs."""
+        """Warn when a cascade input (token.tag_, a span group such as PT0) is missing."""
         for feature in self.model.attrs["featurizer"].features.values():
             attr = getattr(feature, "attr", None)
             name = TOKEN_ANNOTATIONS.get(attr)
@@ -344,6 +344,15 @@ class SequenceLabeler(TrainablePipe):
                     f"[{self.name}] reads token.{attr} as an input feature, but the "
                     f"docs have no {attr} annotation: put a component that sets it "
                     "(e.g. senna_tagger) before this one; without it accuracy drops sharply.",
+                )
+            key = getattr(feature, "spans_key", None)
+            if key and any(len(d) and key not in d.spans for d in docs):
+                self.warn_once(
+                    f"spans:{key}",
+                    f"[{self.name}] reads doc.spans['{key}'] as an input feature, but a doc "
+                    f"has no such span group: put the component that writes it (e.g. a "
+                    f'senna_chunker with spans_key = "{key}") before this one; without it '
+                    "the feature is unknown at every token and accuracy drops.",
                 )
 
     # -- training -------------------------------------------------------------------------
