@@ -10,6 +10,7 @@ from .about import __version__
 from .frames import SrlFrame, srl_frames
 from .layers.crf import CRF
 from .pipeline import SennaChunker, SennaNER, SennaSRL, SennaTagger, SennaWarning
+from .render import render_frames
 
 __all__ = [
     "__version__",
@@ -21,4 +22,5 @@ __all__ = [
     "SennaWarning",
     "SrlFrame",
     "srl_frames",
+    "render_frames",
 ]
