@@ -8,11 +8,12 @@ import torch
 from spacy.lang.en import English
 from spacy.tokens import Doc, DocBin, Span
 from spacy.training import Example
-from spacy.util import make_tempdir
+from spacy.util import make_tempdir, registry
 
 import spacy_senna  # noqa: F401
 from spacy_senna.converters import read_conll2005
 from spacy_senna.layers.sentence import SentenceNetwork, _MaxOverPositions
+from spacy_senna.lexicon import UNKNOWN
 from spacy_senna.models import featurize_predicates
 from spacy_senna.readers import copy_inputs
 from spacy_senna.scoring import frame_arguments, score_srl
@@ -319,7 +320,7 @@ The DT (S1(S(NP* * - - (A0* *
 cat NN *) * - - *) *
 chased VBD (VP* * 01 chase (V*) *
 the DT (NP* * - - (A1* (A0*
-mouse NN *) * - - *) *)
+mouse NN *)) * - - *) *)
 barked VBD (VP*) * 01 bark * (V*)
 . . *)) * - - * *
 
@@ -354,7 +355,7 @@ def test_conll2005_converter_writes_tags_predicates_and_frames(tmp_path):
     "broken, message",
     [
         (CONLL2005.replace("(A1* (A0*", "(A1 (A0*"), "Start-End tag"),
-        (CONLL2005.replace("mouse NN *) * - - *) *)", "mouse NN *) * - - * *)"), "never closed"),
+        (CONLL2005.replace("mouse NN *)) * - - *) *)", "mouse NN *)) * - - * *)"), "never closed"),
         (CONLL2005.replace("cat NN *) * - - *) *", "cat NN *) * - - *)"), "same number"),
         (CONLL2005.replace("01 bark", "- -"), "argument columns"),
         (CONLL2005.replace("(V*) *\n", "* *\n"), "not inside the V argument"),
@@ -396,3 +397,58 @@ def test_max_over_positions_equals_the_quadratic_max_float_for_float(reach):
         for r, n in enumerate(lengths.tolist()):
             assert torch.equal(fast[r, :n], quadratic[r, :n])
             assert (fast[r, n:] == 0).all()
+
+
+def test_conll2005_converter_writes_the_level0_segments_of_the_parse(tmp_path):
+    doc = next(read_conll2005(write(tmp_path / "srl.txt.gz", CONLL2005), English().vocab))
+    # (S1(S(NP The cat) (VP chased (NP the mouse)) (VP barked) .)): "." hangs off the top S
+    assert [(s.label_, s.start, s.end) for s in doc.spans["pt0"]] == [
+        ("NP", 0, 2),
+        ("VP", 2, 3),
+        ("NP", 3, 5),
+        ("VP", 5, 6),
+    ]
+
+
+@pytest.mark.parametrize(
+    "parse, message",
+    [("(S1(S(NP(NP*", "never closed"), ("(S1*))", "closes more"), ("S1*", "parse tag")],
+)
+def test_level0_segments_name_a_broken_parse_line(tmp_path, parse, message):
+    lines = CONLL2005.splitlines()
+    columns = lines[0].split()
+    columns[2] = parse
+    text = "\n".join([" ".join(columns), *lines[1:]]) + "\n"
+    with pytest.raises(ValueError, match=message):
+        list(read_conll2005(write(tmp_path / "broken.txt.gz", text), English().vocab))
+
+
+def test_span_tag_feature_reads_iobes_and_marks_a_missing_group_unknown():
+    vocab = English().vocab
+    feature = registry.misc.get("spacy-senna.SpanTagFeature.v1")(spans_key="pt0", width=5)
+    doc = Doc(vocab, words="The big cat sat down".split())
+    doc.spans["pt0"] = [Span(doc, 0, 3, "NP"), Span(doc, 3, 4, "VP")]
+    assert feature.doc_strings(doc) == ["B-NP", "I-NP", "E-NP", "S-VP", "O"]
+    feature.fit([doc])
+    ids = feature.extract(doc)[:, 0]
+    assert len(set(ids.tolist())) == 5 and UNKNOWN not in ids
+    bare = Doc(vocab, words="The big cat".split())
+    assert (feature.extract(bare)[:, 0] == UNKNOWN).all()
+
+
+def test_srl_with_pt0_input_trains_and_warns_without_pt0_spans():
+    nlp = English()
+    config = {"model": {"features": {"pt0": {"@misc": "spacy-senna.SpanTagFeature.v1"}}}}
+    nlp.add_pipe("senna_srl", config=config)
+    examples = make_examples(nlp)
+    for eg in examples:
+        eg.reference.spans["pt0"] = [Span(eg.reference, 0, 1, "NP")]
+        copy_inputs(eg, [], ["srl_predicates", "pt0"])
+    optimizer = nlp.initialize(lambda: examples)
+    first = nlp.update(examples, sgd=optimizer)["senna_srl"]
+    for _ in range(30):
+        last = nlp.update(examples, sgd=optimizer, losses={})["senna_srl"]
+    assert last < first * 0.5
+    doc = input_doc(nlp, SENTENCES[0][0], [2])
+    with pytest.warns(UserWarning, match=r"doc.spans\['pt0'\]"):
+        assert [f.predicate.i for f in nlp(doc)._.srl_frames] == [2]
