@@ -20,6 +20,10 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 torch.set_num_threads(1)
 
 
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"spacy_senna {spacy_senna.__version__} from {Path(spacy_senna.__file__).parent}"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("SPACY_SENNA_TEST_INSTALLED") != "1":
         return
