@@ -1,24 +1,11 @@
-from pathlib import Path
+"""Entry points: how spaCy finds the components without `--code`.
 
-from setuptools import find_packages, setup
+Every other piece of metadata is in pyproject.toml.
+"""
 
-about = {}
-exec((Path(__file__).parent / "spacy_senna" / "about.py").read_text(), about)
+from setuptools import setup
 
 setup(
-    name="spacy-senna",
-    version=about["__version__"],
-    description="SENNA (Collobert et al. 2011) taggers as trainable spaCy v3 components",
-    long_description=(Path(__file__).parent / "README.md").read_text(encoding="utf8"),
-    long_description_content_type="text/markdown",
-    license="MIT",
-    python_requires=">=3.9",
-    packages=find_packages(include=["spacy_senna", "spacy_senna.*"]),
-    install_requires=["spacy>=3.8,<3.9", "torch>=2.1,<2.14", "numpy"],
-    extras_require={
-        "test": ["pytest>=7", "ruff"],
-        "bench": ["pytorch-crf==0.7.2"],
-    },
     entry_points={
         "spacy_factories": [
             "senna_tagger = spacy_senna.pipeline.tagger:make_senna_tagger",

@@ -1,9 +1,9 @@
-"""projects/quickstart: the demo-corpus generator, and `spacy package` of a senna pipeline."""
+"""projects/quickstart: the demo-corpus generator and the project's files and scripts.
+
+`spacy package` of a senna pipeline is tested in test_packaging.py.
+"""
 
 import importlib.util
-import json
-import os
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -13,7 +13,6 @@ import spacy
 import srsly
 from spacy.lang.en import English
 from spacy.tokens import Span
-from spacy.training import Example
 from spacy.vocab import Vocab
 
 import spacy_senna  # noqa: F401
@@ -28,8 +27,6 @@ PTB_TAGS = set(
 )
 CHUNK_TYPES = {"NP", "VP", "PP", "ADJP", "ADVP", "SBAR", "PRT"}
 ENTITY_TYPES = {"PER", "LOC", "ORG", "MISC"}
-# no pip index: nothing here may need the network
-OFFLINE = {**os.environ, "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
 
 
 def load_script(name):
@@ -210,48 +207,6 @@ def test_project_files_are_consistent():
         for dep in command.get("deps", []):
             if dep.startswith("../"):
                 assert (PROJECT / dep).resolve().is_file(), dep
-
-
-def test_spacy_package_installs_and_loads(tmp_path):
-    """`spacy package` a tiny trained senna_tagger, pip-install it offline, spacy.load it."""
-    nlp = English()
-    nlp.add_pipe("senna_tagger", config={"model": {"hidden_width": 16}})
-    data = [
-        ("I like green eggs", ["PRP", "VBP", "JJ", "NNS"]),
-        ("Eat blue ham", ["VB", "JJ", "NN"]),
-    ]
-    examples = [Example.from_dict(nlp.make_doc(t), {"tags": tags}) for t, tags in data]
-    optimizer = nlp.initialize(lambda: examples)
-    for _ in range(20):
-        nlp.update(examples, sgd=optimizer)
-    texts = ["I like green eggs", "Eat blue ham", "Qzxv eggs"]
-    expected = [[t.tag_ for t in doc] for doc in nlp.pipe(texts)]
-    nlp.to_disk(tmp_path / "model")
-    (tmp_path / "packages").mkdir()
-
-    def run(*args):
-        result = subprocess.run(
-            [sys.executable, *args], capture_output=True, text=True, env=OFFLINE, cwd=tmp_path
-        )
-        assert result.returncode == 0, f"{args}\n{result.stdout}\n{result.stderr}"
-        return result.stdout
-
-    run("-m", "spacy", "package", "model", "packages", "--name", "senna_tiny",
-        "--version", "0.0.1", "--force")  # fmt: skip
-    sdist = tmp_path / "packages" / "en_senna_tiny-0.0.1" / "dist" / "en_senna_tiny-0.0.1.tar.gz"
-    assert sdist.is_file(), sorted(p.name for p in (tmp_path / "packages").rglob("*"))
-    meta = json.loads((tmp_path / "packages" / "en_senna_tiny-0.0.1" / "meta.json").read_text())
-    assert any(r.startswith("spacy-senna") for r in meta["requirements"]), meta["requirements"]
-    run("-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", str(sdist))
-    try:
-        code = (
-            "import json, spacy, importlib.metadata as md; nlp = spacy.load('en_senna_tiny'); "
-            "assert md.version('en_senna_tiny') == '0.0.1'; "
-            f"print(json.dumps([[t.tag_ for t in d] for d in nlp.pipe({texts!r})]))"
-        )
-        assert json.loads(run("-c", code)) == expected
-    finally:
-        run("-m", "pip", "uninstall", "-y", "en_senna_tiny")
 
 
 def test_annotate_describes_chunks_entities_and_frames_with_scores():

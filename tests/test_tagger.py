@@ -224,6 +224,7 @@ def test_word_table_starts_from_vectors_and_is_fine_tuned():
     assert "ham" in word.lexicons[0] or word.lexicons[0].get("ham") == 1
 
 
+@pytest.mark.slow
 def test_spacy_train_cli_uses_entry_points(tmp_path):
     nlp = English()
     db = DocBin()
