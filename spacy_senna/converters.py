@@ -232,8 +232,9 @@ def level0_segments(path: Path, rows: list[Row], col: int) -> list[tuple[str, in
 def read_conll2005(path: Path, vocab: Vocab) -> Iterator[Doc]:
     """CoNLL-2005 SRL `WORD POS PARSE NE SENSE TARGET PROPS...` lines -> `tag_`,
     `doc.spans["srl_predicates"]` (labelled with the target lemma), one frame per
-    target, `doc.spans["srl:<token index>"]`, holding its arguments (V included), and
-    the Charniak parse's level-0 segments, `doc.spans["pt0"]` (SENNA's PT0 input)."""
+    target, `doc.spans["srl:<token index>"]`, holding its arguments (V included), and,
+    when the PARSE column holds a parse (not only `*`), its level-0 segments,
+    `doc.spans["pt0"]` (SENNA's PT0 input)."""
     for rows in _sentences(path, str.split):
         first_line = rows[0][0]
         width = len(rows[0][1])
@@ -252,9 +253,10 @@ def read_conll2005(path: Path, vocab: Vocab) -> Iterator[Doc]:
             )
         doc = _make_doc(vocab, [c[0] for _, c in rows], tags=[c[1] for _, c in rows])
         doc.spans["srl_predicates"] = [Span(doc, i, i + 1, label=rows[i][1][5]) for i in targets]
-        doc.spans["pt0"] = [
-            Span(doc, s, e, label=lab) for lab, s, e in level0_segments(path, rows, 2)
-        ]
+        if any(set(c[2]) & set("()") for _, c in rows):  # a parse column, not just `*`
+            segments = level0_segments(path, rows, 2)
+            doc.spans["pt0"] = [Span(doc, s, e, label=lab) for lab, s, e in segments]
+
         for k, target in enumerate(targets):
             arguments = _start_end_spans(path, rows, 6 + k)
             if not any(lab == "V" and start <= target < end for lab, start, end in arguments):
