@@ -35,7 +35,9 @@ class _MaxOverPositions(torch.autograd.Function):
     one by one. A row costs O(n * reach * units) instead of O(n^2 * units), and the
     result is the same float for float (adding a constant commutes with the max).
     Rows are processed shortest first in blocks of at most `max_elements` row positions
-    x units, each block cut to its own longest row, so batch padding costs nothing.
+    x units, each block cut to its own longest row, so batch padding costs nothing; a
+    block of rows no longer than 2 * reach takes the max over all its positions in one
+    fused operation instead (fewer elements than the offsets, and one kernel).
     """
 
     @staticmethod
@@ -60,7 +62,10 @@ class _MaxOverPositions(torch.autograd.Function):
                 j += 1
             n = sorted_lengths[j - 1]
             block = order[i:j]
-            best, where = _max_block(rows[block, :n], table, reach, track)
+            if n <= 2 * reach:  # short rows: one fused add + max over all positions is faster
+                best, where = _max_block_quadratic(rows[block, :n], table, reach, max_elements)
+            else:
+                best, where = _max_block(rows[block, :n], table, reach, track)
             values[block, :n] = best
             if track:
                 argmax[block, :n] = where
@@ -88,6 +93,23 @@ class _MaxOverPositions(torch.autograd.Function):
         return d_rows, d_table, None, None, None, None
 
 
+def _max_block_quadratic(
+    x: Tensor, table: Tensor, reach: int, max_elements: int
+) -> Tuple[Tensor, Tensor]:
+    """`_MaxOverPositions` for a block of short rows: every (word, position) pair at
+    once, in row chunks of at most 8 * max_elements (rows x n x n x units)."""
+    b, n, C = x.shape
+    positions = torch.arange(n, device=x.device)
+    by_word = table[(positions[None, :] - positions[:, None]).clamp(-reach, reach) + reach]
+    step = max(1, 8 * max_elements // (n * n * C))
+    best, where = [], []
+    for r in range(0, b, step):
+        values, at = torch.max(x[r : r + step, None] + by_word[None], dim=2)
+        best.append(values)
+        where.append(at)
+    return torch.cat(best), torch.cat(where)
+
+
 def _max_block(
     x: Tensor, table: Tensor, reach: int, track: bool
 ) -> Tuple[Tensor, Optional[Tensor]]:
@@ -106,7 +128,8 @@ def _max_block(
         best[:, lo:hi] = torch.where(better, candidate, current)
         where[:, lo:hi] = torch.where(better, position, where[:, lo:hi])
 
-    for d in range(-(reach - 1), reach):  # t = w + d, each offset its own table row
+    near = min(reach, n)
+    for d in range(-(near - 1), near):  # t = w + d, each offset its own table row
         lo, hi = max(0, -d), min(n, n - d)
         if lo < hi:
             positions = torch.arange(lo + d, hi + d, device=x.device)[None, :, None]
