@@ -33,6 +33,7 @@ EXCLUDED_TYPES = ("V",)
 NONE = "-NONE-"
 _RULE = "-" * 60
 _WIDE_RULE = "-" * 68
+Row = tuple[str, int, int, int]
 
 
 class SrlEvalCounter:
@@ -75,23 +76,27 @@ class SrlEvalCounter:
         for pieces, label in gold_at.items():
             self.confusion[label, NONE] += 1
 
-    def rows(self) -> list[tuple[str, int, int, int]]:
-        """(name, correct, excess, missed): Overall, each scored type, each excluded type."""
+    def table(self) -> tuple[Row, list[Row], list[Row]]:
+        """The report's rows (name, correct, excess, missed): Overall, one per scored
+        argument type, one per excluded type (V), types in Perl's sort order."""
         scored = sorted(t for t in self.types if t not in EXCLUDED_TYPES)
         excluded = sorted(t for t in self.types if t in EXCLUDED_TYPES)
-        overall = [sum(counts[t] for t in scored) for counts in self._counts()]
-        return [("Overall", *overall)] + [self._row(t) for t in scored + excluded]
+        overall = (
+            "Overall",
+            sum(self.correct[t] for t in scored),
+            sum(self.excess[t] for t in scored),
+            sum(self.missed[t] for t in scored),
+        )
+        return overall, [self._row(t) for t in scored], [self._row(t) for t in excluded]
 
-    def _counts(self) -> tuple[Counter, Counter, Counter]:
-        return self.correct, self.excess, self.missed
-
-    def _row(self, label: str) -> tuple[str, int, int, int]:
+    def _row(self, label: str) -> Row:
         return (label, self.correct[label], self.excess[label], self.missed[label])
 
     def report(self) -> str:
         """srl-eval.pl's default report, exactly."""
         perfect = 100 * self.n_perfect / self.n_props if self.n_props > 0 else 0
         header = ("", "corr.", "excess", "missed", "prec.", "rec.", "F1")
+        overall, scored, excluded = self.table()
         lines = [
             "Number of Sentences    :      %6d" % self.n_sentences,
             "Number of Propositions :      %6d" % self.n_props,
@@ -99,18 +104,16 @@ class SrlEvalCounter:
             "",
             "%10s   %6s  %6s  %6s   %6s  %6s  %6s" % header,
             _RULE,
+            _table_row(overall),
+            "-" * 10,
         ]
-        rows = self.rows()
-        n_scored = sum(row[0] not in EXCLUDED_TYPES for row in rows)
-        lines += [_table_row(rows[0]), "-" * 10]
-        lines += [_table_row(row) for row in rows[1:n_scored]] + [_RULE]
-        lines += [_table_row(row) for row in rows[n_scored:]] + [_RULE]
+        lines += [_table_row(row) for row in scored] + [_RULE]
+        lines += [_table_row(row) for row in excluded] + [_RULE]
         return "\n".join(lines) + "\n"
 
     def latex(self) -> str:
         """srl-eval.pl's `-latex` table, exactly."""
-        rows = self.rows()
-        n_scored = sum(row[0] not in EXCLUDED_TYPES for row in rows)
+        overall, scored, excluded = self.table()
         lines = [
             r"\begin{table}[t]",
             r"\centering",
@@ -118,25 +121,24 @@ class SrlEvalCounter:
             r"\multicolumn{1}{l|}{}",
             r"           & Precision & Recall & F$_{\beta=1}$\\",
             r"\hline",
-            _latex_row(rows[0]),
+            _latex_row(overall),
             r"\hline",
         ]
-        lines += [_latex_row(row) for row in rows[1:n_scored]] + [r"\hline", r"\hline"]
-        lines += [_latex_row(row) for row in rows[n_scored:]] + [r"\hline"]
+        lines += [_latex_row(row) for row in scored] + [r"\hline", r"\hline"]
+        lines += [_latex_row(row) for row in excluded] + [r"\hline"]
         lines += [r"\end{tabular}", r"\end{table}"]
         return "\n".join(lines) + "\n"
 
     def confusion_report(self) -> str:
         """srl-eval.pl's `-C` output: unlabelled scores and the confusion matrix."""
-        roles = {g for g, _ in self.confusion} - {NONE, *EXCLUDED_TYPES}
+        not_roles = {NONE, *EXCLUDED_TYPES}
+        roles = {g for g, _ in self.confusion} - not_roles
         unlabelled_ok = sum(
-            n for (g, p), n in self.confusion.items() if g in roles and p not in (NONE, "V")
+            n for (g, p), n in self.confusion.items() if g in roles and p not in not_roles
         )
         label_ok = sum(self.confusion[role, role] for role in roles)
         missed = sum(self.confusion[role, NONE] for role in roles)
-        excess = sum(
-            n for (g, p), n in self.confusion.items() if g == NONE and p not in (NONE, "V")
-        )
+        excess = sum(n for (g, p), n in self.confusion.items() if g == NONE and p not in not_roles)
         accuracy = 100 * label_ok / unlabelled_ok if unlabelled_ok else 0
         scores = (*precision_recall_f1(unlabelled_ok, excess, missed), accuracy)
         header = ("", "corr.", "excess", "missed", "prec.", "rec.", "F1", "lAcc")
@@ -167,7 +169,7 @@ def precision_recall_f1(correct: int, excess: int, missed: int) -> tuple[float, 
     return p, r, f1
 
 
-def _table_row(row: tuple[str, int, int, int]) -> str:
+def _table_row(row: Row) -> str:
     name, correct, excess, missed = row
     scores = precision_recall_f1(correct, excess, missed)
     return "%s   %6d  %6d  %6d   %6.2f  %6.2f  %6.2f" % (
@@ -179,7 +181,7 @@ def _table_row(row: tuple[str, int, int, int]) -> str:
     )
 
 
-def _latex_row(row: tuple[str, int, int, int]) -> str:
+def _latex_row(row: Row) -> str:
     name, correct, excess, missed = row
     scores = precision_recall_f1(correct, excess, missed)
     return "%s & %6.2f\\%% & %6.2f\\%% & %6.2f\\\\" % (_ljust(name, 10), *scores)
