@@ -5,10 +5,12 @@ usage: python benchmarks/srl_eval.py PIPELINE DATA.spacy OUT_DIR [--srl-eval SCR
 
 Runs the pipeline on DATA's given predicates (gold tokens) and writes OUT_DIR/gold.props
 and OUT_DIR/pred.props in the CoNLL-2005 props format (a target column, then one
-Start-End column per predicate). With `--srl-eval` (the script from srlconll-1.1, whose
-`lib/` is put on PERL5LIB, or a standalone copy) it runs `perl SCRIPT gold pred`, keeps
-its report in OUT_DIR/srl-eval.txt and checks that every row of it (overall and each
-argument type, P/R/F1) equals spacy-senna's scorer; the exit status is 1 when one differs.
+Start-End column per predicate), and the report of `score conll05` on them to
+OUT_DIR/score-conll05.txt. With `--srl-eval` (the script from srlconll-1.1, whose `lib/`
+is put on PERL5LIB, or a standalone copy) it runs `perl SCRIPT gold pred`, keeps its
+report in OUT_DIR/srl-eval.txt and checks that every row of it (overall and each argument
+type, P/R/F1) equals spacy-senna's scorer and that its text equals `score conll05`'s; the
+exit status is 1 when one differs.
 """
 
 import argparse
@@ -18,7 +20,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List
 
 import spacy
 from spacy.tokens import Doc
@@ -26,20 +28,12 @@ from spacy.training import Example
 
 from spacy_senna.frames import frame_chunks, frame_keys
 from spacy_senna.readers import create_corpus_with_inputs
-from spacy_senna.scoring import score_srl
+from spacy_senna.scoring import props as props_format
+from spacy_senna.scoring import score_srl, srl_eval
 
 ROW = re.compile(
     r"^\s*(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", re.MULTILINE
 )
-
-
-def start_end_column(length: int, arguments: Sequence[tuple]) -> List[str]:
-    """One props column: `(A0*`, `*`, `*)`, `(V*)` for (label, start, end) spans."""
-    column = ["*"] * length
-    for label, start, end in arguments:
-        column[start] = f"({label}{column[start]}"
-        column[end - 1] = f"{column[end - 1]})"
-    return column
 
 
 def props_lines(reference: Doc, frames: Dict[int, list]) -> List[str]:
@@ -49,9 +43,7 @@ def props_lines(reference: Doc, frames: Dict[int, list]) -> List[str]:
     targets = ["-"] * len(reference)
     for i in predicates:
         targets[i] = lemmas.get(i) or reference[i].text
-    columns = [targets]
-    columns += [start_end_column(len(reference), frames.get(i, [])) for i in predicates]
-    return [" ".join(row) for row in zip(*columns)] + [""]
+    return props_format.props_lines(targets, [frames.get(i, []) for i in predicates])
 
 
 def run_srl_eval(script: Path, gold: Path, pred: Path) -> str:
@@ -104,6 +96,8 @@ def main() -> None:
     gold_path.write_text("\n".join(gold_lines) + "\n", encoding="utf8")
     pred_path.write_text("\n".join(pred_lines) + "\n", encoding="utf8")
     print(f"wrote {gold_path} and {pred_path} ({len(scored)} sentences)")
+    ours = srl_eval(gold_path, pred_path).report()
+    (args.out_dir / "score-conll05.txt").write_text(ours, encoding="utf8")
     result = {"spacy_senna": our_rows(score_srl(scored))}
     print(
         "spacy-senna scorer: P {:.2f}  R {:.2f}  F1 {:.2f}".format(
@@ -128,8 +122,16 @@ def main() -> None:
             for label in set(result["srl_eval"]) | set(result["spacy_senna"])
             if result["srl_eval"].get(label) != result["spacy_senna"].get(label)
         )
-        same = result["identical"] = not differ
-        print("identical overall and per-type P/R/F1" if same else f"DIFFERENT rows: {differ}")
+        result["identical"] = not differ
+        result["report_identical"] = report == ours
+        same = result["identical"] and result["report_identical"]
+        print(
+            "identical overall and per-type P/R/F1" if not differ else f"DIFFERENT rows: {differ}"
+        )
+        print(
+            "score conll05 report: "
+            + ("identical text" if report == ours else "DIFFERENT text (see score-conll05.txt)")
+        )
     if args.output:
         args.output.write_text(json.dumps(result, indent=2), encoding="utf8")
     sys.exit(0 if same else 1)

@@ -1,9 +1,13 @@
-"""`score conll FILE`: a drop-in for conlleval.pl (CoNLL-2000 evaluation script, 2004-01-26).
+"""`score conll FILE`: a drop-in for conlleval.pl (CoNLL-2000 evaluation script, 2004-01-26);
+`score conll05 GOLD PRED`: a drop-in for srl-eval.pl (CoNLL-2005 evaluation script).
 
-Each line holds delimiter-separated columns whose last two are the gold and the guessed
+conll: each line holds delimiter-separated columns whose last two are the gold and the guessed
 tag; a blank line or a line whose first column is `-X-` is a sentence boundary (other
 lines, `-DOCSTART-` ones included, are ordinary tokens). Prints exactly what conlleval
 prints. Unlike Perl's chomp, a trailing carriage return is removed too.
+
+conll05: two props files (a target column, then one Start-End column per predicate);
+prints exactly what srl-eval.pl prints (see spacy_senna/scoring/srl_eval.py).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import sys
 from collections.abc import Iterable, Iterator
 
 from ..files import require_file
-from ..scoring import conlleval
+from ..scoring import conlleval, srl_eval
 from .errors import CliError
 
 
@@ -44,8 +48,50 @@ def _run(args: argparse.Namespace) -> None:
     sys.stdout.write(report)
 
 
+def _run_conll05(args: argparse.Namespace) -> None:
+    def warn(message: str) -> None:
+        print(message, file=sys.stderr)
+
+    counter = srl_eval(
+        require_file(args.gold), require_file(args.predicted), None if args.no_warnings else warn
+    )
+    sys.stdout.write(counter.latex() if args.latex else counter.report())
+    if args.confusion:
+        sys.stdout.write(counter.confusion_report())
+
+
+def _add_conll05(formats: argparse._SubParsersAction) -> None:
+    conll05 = formats.add_parser(
+        "conll05",
+        help="srl-eval.pl-compatible SRL argument scoring (CoNLL-2005 props files)",
+        description="Score predicted CoNLL-2005 props against gold ones and print the report "
+        "of the shared task's srl-eval.pl (same numbers, same text). A props file has a "
+        "target column (the predicate's lemma, or -) and one Start-End column per predicate "
+        "((A0*, *, *), (V*)); blank lines separate sentences; .gz files are read too.",
+    )
+    conll05.add_argument("gold", help="gold props file")
+    conll05.add_argument("predicted", help="predicted props file")
+    conll05.add_argument(
+        "-C",
+        dest="confusion",
+        action="store_true",
+        help="also print unlabelled scores and the confusion matrix of argument types",
+    )
+    conll05.add_argument(
+        "-latex", "--latex", dest="latex", action="store_true", help="print a LaTeX table"
+    )
+    conll05.add_argument(
+        "-noW",
+        "--noW",
+        dest="no_warnings",
+        action="store_true",
+        help="no warnings about predicates missing from either file",
+    )
+    conll05.set_defaults(func=_run_conll05)
+
+
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    """Register the `score` subcommand (`score conll FILE`)."""
+    """Register the `score` subcommand (`score conll FILE`, `score conll05 GOLD PRED`)."""
     parser = subparsers.add_parser(
         "score", help="score tagger output", description="Score tagger output."
     )
@@ -68,3 +114,4 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     conll.add_argument("-o", dest="o_tag", default="O", help="outside tag for -r (default: O)")
     conll.set_defaults(func=_run)
+    _add_conll05(formats)

@@ -11,7 +11,7 @@ CoNLL-2005 WSJ 23 (benchmarks/srl_eval.py: identical overall and per-type scores
 """
 
 from collections import Counter
-from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Tuple
+from typing import Any, Collection, Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 from spacy.training import Example
 
@@ -23,11 +23,12 @@ Argument = Tuple[str, FrozenSet[Tuple[int, int]]]
 EXCLUDED = ("V", "C-V")
 
 
-def frame_arguments(chunks: Iterable[Chunk]) -> Counter:
-    """Counter of arguments (label, pieces) of one frame, C-X joined to its X."""
+def frame_arguments(chunks: Iterable[Chunk], excluded: Collection[str] = EXCLUDED) -> Counter:
+    """Counter of arguments (label, pieces) of one frame, C-X joined to its X; chunks
+    labelled with an `excluded` label (default: the predicate, V and C-V) are left out."""
     args: List[Tuple[str, List[Tuple[int, int]]]] = []
     for label, start, end in sorted(chunks, key=lambda c: (c[1], c[2])):
-        if label in EXCLUDED:
+        if label in excluded:
             continue
         if label.startswith("C-"):
             base = label[2:]
