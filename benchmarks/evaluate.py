@@ -1,13 +1,16 @@
 """Evaluate a pipeline on gold tokens, optionally with gold input attributes (cascades).
 
 usage: python benchmarks/evaluate.py PIPELINE DATA.spacy [--copy-attrs tag_]
-       [--copy-spans srl_predicates] [--output FILE]
+       [--copy-spans srl_predicates] [--before PIPELINE ...] [--output FILE]
 
 Like `spacy evaluate --gold-preproc`, but reads the data with spacy-senna.Corpus.v1 so
 that `--copy-attrs tag_` gives a chunker the corpus' POS tags as input: the paper's
 setup (§6.3, CoNLL-provided POS), and `--copy-spans srl_predicates` gives senna_srl the
 given predicates. Without them a preceding senna_tagger must supply the tags.
-Prints the scores and writes them as JSON.
+`--before` puts the components of other pipelines first, for a cascade whose parts were
+trained apart (e.g. a PT0 chunker before senna_srl: `--copy-attrs tag_ --copy-spans
+srl_predicates --before training/pt0/model-best`). Prints the scores and writes them
+as JSON.
 """
 
 import argparse
@@ -25,9 +28,15 @@ def main() -> None:
     p.add_argument("data")
     p.add_argument("--copy-attrs", nargs="*", default=[])
     p.add_argument("--copy-spans", nargs="*", default=[])
+    p.add_argument("--before", nargs="*", default=[], help="pipelines whose components run first")
     p.add_argument("--output")
     args = p.parse_args()
     nlp = spacy.load(args.pipeline)
+    first = nlp.pipe_names[0] if nlp.pipe_names else None
+    for path in args.before:
+        source = spacy.load(path)
+        for name in source.pipe_names:
+            nlp.add_pipe(name, name=f"{Path(path).parent.name}_{name}", source=source, before=first)
     corpus = create_corpus_with_inputs(
         args.data, copy_attrs=args.copy_attrs, copy_spans=args.copy_spans, gold_preproc=True
     )
