@@ -7,6 +7,7 @@ same, unchanged input files.
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import torch
@@ -46,10 +47,11 @@ def save_checkpoint(path: Path, config: PretrainConfig, inputs: list[dict], trai
 def load_checkpoint(path: Path, config: PretrainConfig, inputs: list[dict]) -> dict:
     """A checkpoint to resume from, or ValueError naming the settings that differ."""
     if not path.exists():
-        raise ValueError(f"Cannot resume: no checkpoint at {path}.")
+        problem = "no checkpoint to resume (run without --resume to start afresh)"
+        raise FileNotFoundError(errno.ENOENT, problem, str(path))
     checkpoint = torch.load(path, map_location="cpu", weights_only=True)
     if checkpoint.get("version") != CHECKPOINT_VERSION:
-        raise ValueError(f"Cannot resume from {path}: unknown checkpoint version.")
+        raise ValueError(f"{path}: cannot resume: unknown checkpoint version")
     saved = {**_MISSING_SETTINGS, **checkpoint["settings"]}
     diffs = _differences(
         {**saved, "inputs": [i["path"] for i in checkpoint["inputs"]]},
@@ -59,9 +61,9 @@ def load_checkpoint(path: Path, config: PretrainConfig, inputs: list[dict]) -> d
         diffs = ["inputs: the input files changed since the checkpoint (size or time)"]
     if diffs:
         raise ValueError(
-            f"Cannot resume from {path}: it was trained with different settings ("
+            f"{path}: cannot resume: it was trained with different settings ("
             + "; ".join(diffs)
-            + "). Use the same settings, or another OUTPUT_DIR to start afresh."
+            + "); use the same settings, or another OUTPUT_DIR to start afresh"
         )
     return checkpoint
 

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy
 
 from ..features import CAPS_VALUES, caps_value, normalize_word
-from ..files import atomic_output
+from ..files import atomic_output, require_file
 from ..lexicon import PADDING, SPECIALS, UNKNOWN, Lexicon
 from ..text_input import TextLines, open_text
 
@@ -58,11 +58,10 @@ def warn(message: str) -> None:
 def open_corpus_text(path: Path) -> Iterator[TextLines]:
     """Open a UTF-8 text file (gzipped or not), rejecting binary files up front.
 
-    Undecodable bytes beyond the sniffed head read as U+FFFD.
+    Undecodable bytes beyond the sniffed head read as U+FFFD. A missing file or a
+    directory raises FileNotFoundError or IsADirectoryError naming the path.
     """
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"Input text file not found: {path}")
+    path = require_file(path)
     with open_text(path, errors="replace") as text:
         head = text.peek(_SNIFF_BYTES)
         try:
@@ -72,8 +71,8 @@ def open_corpus_text(path: Path) -> Iterator[TextLines]:
             is_text = False
         if not is_text:
             raise ValueError(
-                f"{path} does not look like UTF-8 text (binary data in its first "
-                f"{len(head)} bytes): pretrain-lm expects plain or gzipped text files."
+                f"{path}: does not look like UTF-8 text (binary data in its first "
+                f"{len(head)} bytes): expected a plain or gzipped text file"
             )
         yield text
 
@@ -129,9 +128,7 @@ def fingerprint(paths: Sequence[Path]) -> list[dict]:
     """Identify input files by resolved path, size and modification time."""
     out = []
     for path in paths:
-        path = Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"Input text file not found: {path}")
+        path = require_file(path)
         stat = path.stat()
         out.append({"path": str(path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime})
     return out
@@ -323,16 +320,16 @@ def _encode_into(paths: Sequence[Path], tmp: Path, settings: CorpusSettings) -> 
                 files[f"{split}.caps"].write(caps + pad_caps)
                 n_segments += 1
             if n_train + n_valid == before:
-                warn(f"{path} contains no words.")
+                warn(f"{path}: contains no words.")
     finally:
         for handle in files.values():
             handle.close()
     if n_train == 0:
         what = "no words" if n_valid == 0 else f"only {n_valid} words, all held out"
         raise ValueError(
-            f"The input text has {what} for training: "
-            + ", ".join(str(p) for p in paths)
-            + (". Lower --validation-words." if n_valid else ".")
+            ", ".join(str(p) for p in paths)
+            + f": the input text has {what} for training"
+            + (" (lower --validation-words)" if n_valid else "")
         )
     if overflowed:
         warn(

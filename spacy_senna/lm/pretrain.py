@@ -22,7 +22,7 @@ from .progress import Progress
 from .settings import PretrainConfig
 from .torch_state import torch_threads
 from .trainer import Trainer
-from .vectors_pipeline import write_vectors
+from .vectors_pipeline import check_output_dir, write_vectors
 
 
 def pretrain(
@@ -35,11 +35,10 @@ def pretrain(
     config.validate()
     if not paths:
         raise ValueError("No input text files given.")
-    output_dir = Path(output_dir)
-    if output_dir.exists() and not output_dir.is_dir():
-        raise ValueError(f"The output path {output_dir} exists and is not a directory.")
-    ckpt_path = checkpoint_path(output_dir)
     inputs = fingerprint(paths)
+    output_dir = Path(output_dir)
+    check_output_dir(output_dir)
+    ckpt_path = checkpoint_path(output_dir)
     checkpoint = load_checkpoint(ckpt_path, config, inputs) if resume else None
     if not resume and ckpt_path.exists():
         warn(f"Starting afresh: {ckpt_path} will be overwritten (--resume continues it).")

@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy
 
 from ..features import normalize_word
+from ..files import require_file
 from .corpus import open_corpus_text, warn
-from .vectors_pipeline import write_vectors
+from .vectors_pipeline import check_output_dir, write_vectors
 
 
 def _iter_text_vectors(path: Path) -> Iterator[tuple[int, str, list[str]]]:
@@ -31,7 +32,8 @@ def import_text_vectors(path: Path, output_dir: Path, *, max_words: int = 0) -> 
     frequent form. Words whose value fields are not DIM numbers raise ValueError;
     words containing spaces (the last DIM fields are the values) are kept as one word.
     """
-    path = Path(path)
+    path = require_file(path)
+    check_output_dir(output_dir)
     keys: list[str] = []
     rows: list[numpy.ndarray] = []
     seen: set[str] = set()
@@ -50,9 +52,7 @@ def import_text_vectors(path: Path, output_dir: Path, *, max_words: int = 0) -> 
             word = " ".join([word, *values[: len(values) - dim]])
             values = values[len(values) - dim :]
         if len(values) != dim:
-            raise ValueError(
-                f"{path}, line {number}: {len(values)} values where {dim} were expected."
-            )
+            raise ValueError(f"{path}:{number}: {len(values)} values where {dim} were expected")
         key = normalize_word(word)
         if key in seen:
             duplicates += 1
@@ -60,14 +60,14 @@ def import_text_vectors(path: Path, output_dir: Path, *, max_words: int = 0) -> 
         try:
             row = numpy.array(values, dtype="float32")
         except ValueError:
-            raise ValueError(f"{path}, line {number}: the values are not numbers.") from None
+            raise ValueError(f"{path}:{number}: the values are not numbers") from None
         seen.add(key)
         keys.append(key)
         rows.append(row)
         if max_words and len(keys) >= max_words:
             break
     if not keys:
-        raise ValueError(f"{path} contains no word vectors.")
+        raise ValueError(f"{path}: contains no word vectors")
     if dim != 50:
         warn(
             f"The vectors have {dim} dimensions: set the word feature's width to {dim} "

@@ -8,6 +8,7 @@ PADDING and UNKNOWN rows are not exported.
 
 from __future__ import annotations
 
+import errno
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,7 +17,7 @@ import numpy
 import spacy
 from spacy.vectors import Vectors
 
-from ..files import atomic_output
+from ..files import atomic_output, make_directory
 
 
 def write_vectors(
@@ -37,8 +38,7 @@ def write_vectors(
     output_dir = Path(output_dir)
     if len(words) != len(table):
         raise ValueError(f"{len(words)} words but {len(table)} vector rows.")
-    if output_dir.exists() and not output_dir.is_dir():
-        raise ValueError(f"The output path {output_dir} exists and is not a directory.")
+    check_output_dir(output_dir)
     nlp = spacy.blank("en")
     for word in words:
         nlp.vocab.strings.add(word)
@@ -57,15 +57,28 @@ def write_vectors(
             )
 
 
+def check_output_dir(output_dir: Path) -> None:
+    """Fail early, naming the path, when `output_dir` cannot become a directory (it is
+    a file, or a parent is); its parent is created."""
+    output_dir = Path(output_dir)
+    if output_dir.exists() and not output_dir.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "exists and is not a directory", str(output_dir))
+    make_directory(output_dir.parent)
+
+
 def read_vectors(path: Path) -> tuple[list[str], numpy.ndarray]:
     """(words, table) of a pipeline directory's `vocab.vectors`, in row order."""
     path = Path(path)
-    if not (path / "config.cfg").exists():
-        raise ValueError(f"{path} is not a spaCy pipeline directory (no config.cfg).")
+    if not path.exists():
+        raise FileNotFoundError(errno.ENOENT, "pipeline directory not found", str(path))
+    if not path.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "expected a pipeline directory", str(path))
+    if not (path / "config.cfg").is_file():
+        raise ValueError(f"{path}: not a spaCy pipeline directory (no config.cfg)")
     nlp = spacy.load(path)
     vectors = nlp.vocab.vectors
     if vectors.n_keys == 0:
-        raise ValueError(f"The pipeline in {path} has no word vectors.")
+        raise ValueError(f"{path}: the pipeline has no word vectors")
     row2key = {row: key for key, row in vectors.key2row.items()}
     rows = sorted(row2key)
     words = [nlp.vocab.strings[row2key[row]] for row in rows]

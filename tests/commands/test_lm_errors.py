@@ -1,0 +1,190 @@
+"""Errors of the LM commands (`pretrain-lm`, `nearest-neighbours`, `import-vectors`): one
+`✘ FILE: PROBLEM` line on stderr and exit code 1, never a traceback."""
+
+import gzip
+import os
+
+import numpy
+import pytest
+import spacy
+
+from spacy_senna.cli import main
+from spacy_senna.lm.vectors_pipeline import write_vectors
+
+TINY_RUN = ["--max-words", "64", "--batch-size", "32", "--validation-words", "8"]
+TINY_RUN += ["--vocab-size", "20", "--threads", "1", "--quiet"]
+
+
+def fail_line(capsys, *argv) -> str:
+    """Run the CLI, expecting exit code 1; return its one `✘` line (warnings may precede it)."""
+    with pytest.raises(SystemExit) as exc:
+        main([str(arg) for arg in argv])
+    assert exc.value.code == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert [line for line in lines if line.startswith("✘")] == lines[-1:], err
+    return lines[-1]
+
+
+def _unreadable(path):
+    path.chmod(0o000)
+    if os.access(path, os.R_OK):
+        path.chmod(0o600)
+        pytest.skip("permissions are not enforced for this user (root)")
+    return path
+
+
+@pytest.fixture
+def text(tmp_path):
+    path = tmp_path / "text.txt"
+    path.write_text("the cat sees a dog .\na dog sees the cat .\n" * 20, encoding="utf8")
+    return path
+
+
+@pytest.fixture
+def vectors_text(tmp_path):
+    path = tmp_path / "vectors.txt"
+    path.write_text("2 3\nthe 0.1 0.2 0.3\ncat 0.4 0.5 0.6\n", encoding="utf8")
+    return path
+
+
+@pytest.fixture
+def vectors_dir(tmp_path):
+    path = tmp_path / "vectors"
+    write_vectors(["the", "cat", "dog"], numpy.eye(3, dtype="float32"), path, name="t")
+    return path
+
+
+@pytest.fixture
+def afile(tmp_path):
+    path = tmp_path / "afile"
+    path.write_text("not a directory\n", encoding="utf8")
+    return path
+
+
+# inputs and outputs of every command
+
+COMMANDS = {
+    "pretrain-lm": ["pretrain-lm", "{input}", "{out}", *TINY_RUN],
+    "import-vectors": ["import-vectors", "{input}", "{out}"],
+}
+
+
+def _argv(command, input, out):
+    return [str(arg).format(input=input, out=out) for arg in COMMANDS[command]]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_missing_input(capsys, tmp_path, command):
+    missing = tmp_path / "missing.txt"
+    out = tmp_path / "out"
+    assert fail_line(capsys, *_argv(command, missing, out)) == f"✘ {missing}: file not found"
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_directory_input(capsys, tmp_path, command):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    line = fail_line(capsys, *_argv(command, folder, tmp_path / "out"))
+    assert line == f"✘ {folder}: is a directory, expected a file"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_unreadable_input(capsys, tmp_path, text, command):
+    _unreadable(text)
+    line = fail_line(capsys, *_argv(command, text, tmp_path / "out"))
+    assert line == f"✘ {text}: permission denied"
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_binary_input(capsys, tmp_path, command):
+    binary = tmp_path / "model.bin"
+    binary.write_bytes(b"2 3\n" + bytes(range(256)) * 10)
+    line = fail_line(capsys, *_argv(command, binary, tmp_path / "out"))
+    assert line.startswith(f"✘ {binary}: does not look like UTF-8 text (binary data")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_truncated_gzip_input(capsys, tmp_path, text, vectors_text, command):
+    source = text if command == "pretrain-lm" else vectors_text
+    data = gzip.compress(source.read_bytes() * 50)
+    truncated = tmp_path / "truncated.txt.gz"
+    truncated.write_bytes(data[: len(data) // 2])
+    line = fail_line(capsys, *_argv(command, truncated, tmp_path / "out"))
+    assert line.startswith(f"✘ {truncated}: cannot read gzip data: ")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_output_is_a_file(capsys, text, vectors_text, afile, command):
+    source = text if command == "pretrain-lm" else vectors_text
+    line = fail_line(capsys, *_argv(command, source, afile))
+    assert line == f"✘ {afile}: exists and is not a directory"
+    line = fail_line(capsys, *_argv(command, source, afile / "out"))
+    assert line == f"✘ {afile}: exists and is not a directory"
+    assert afile.read_text(encoding="utf8") == "not a directory\n"
+
+
+# pretrain-lm
+
+
+def test_input_without_words(capsys, tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n  \n", encoding="utf8")
+    line = fail_line(capsys, "pretrain-lm", empty, tmp_path / "out", *TINY_RUN)
+    assert line == f"✘ {empty}: the input text has no words for training"
+
+
+def test_resume_without_checkpoint(capsys, tmp_path, text):
+    out = tmp_path / "out"
+    line = fail_line(capsys, "pretrain-lm", text, out, *TINY_RUN, "--resume")
+    checkpoint = tmp_path / "out.checkpoints" / "checkpoint.pt"
+    assert line == (
+        f"✘ {checkpoint}: no checkpoint to resume (run without --resume to start afresh)"
+    )
+
+
+def test_resume_with_other_settings(capsys, tmp_path, text):
+    out = tmp_path / "out"
+    main(["pretrain-lm", str(text), str(out), *TINY_RUN])
+    line = fail_line(capsys, "pretrain-lm", text, out, *TINY_RUN, "--resume", "--negatives", "4")
+    checkpoint = tmp_path / "out.checkpoints" / "checkpoint.pt"
+    assert line.startswith(
+        f"✘ {checkpoint}: cannot resume: it was trained with different settings "
+        "(negatives: checkpoint 8, now 4)"
+    )
+
+
+# nearest-neighbours
+
+
+def test_neighbours_of_a_missing_directory(capsys, tmp_path):
+    missing = tmp_path / "missing"
+    line = fail_line(capsys, "nearest-neighbours", missing, "cat")
+    assert line == f"✘ {missing}: pipeline directory not found"
+
+
+def test_neighbours_of_a_file(capsys, afile):
+    line = fail_line(capsys, "nearest-neighbours", afile, "cat")
+    assert line == f"✘ {afile}: expected a pipeline directory"
+
+
+def test_neighbours_of_a_directory_without_config(capsys, tmp_path):
+    line = fail_line(capsys, "nearest-neighbours", tmp_path, "cat")
+    assert line == f"✘ {tmp_path}: not a spaCy pipeline directory (no config.cfg)"
+
+
+def test_neighbours_without_vectors(capsys, tmp_path):
+    spacy.blank("en").to_disk(tmp_path / "blank")
+    line = fail_line(capsys, "nearest-neighbours", tmp_path / "blank", "cat")
+    assert line == f"✘ {tmp_path / 'blank'}: the pipeline has no word vectors"
+
+
+def test_neighbours_with_an_unreadable_config(capsys, vectors_dir):
+    config = _unreadable(vectors_dir / "config.cfg")
+    line = fail_line(capsys, "nearest-neighbours", vectors_dir, "cat")
+    assert line == f"✘ {config}: permission denied"
