@@ -188,3 +188,41 @@ def test_neighbours_with_an_unreadable_config(capsys, vectors_dir):
     config = _unreadable(vectors_dir / "config.cfg")
     line = fail_line(capsys, "nearest-neighbours", vectors_dir, "cat")
     assert line == f"✘ {config}: permission denied"
+
+
+@pytest.mark.parametrize(
+    "name,content,problem",
+    [
+        ("config.cfg", b"garbage [[[\n", "not a valid pipeline config (File contains no section"),
+        ("config.cfg", b"\xff\xfe\x00", "not a valid pipeline config ('utf-8' codec can't"),
+        ("config.cfg", b"[paths]\n", "not a pipeline config (no [nlp] section)"),
+        ("meta.json", b"{", "damaged or not a spaCy data file ("),
+        ("vocab/strings.json", b"", "damaged or not a spaCy data file ("),
+        ("vocab/key2row", b"junk\n", "damaged or not a spaCy data file ("),
+        ("vocab/vectors", b"junk\n", "damaged or not a spaCy data file ("),
+        ("vocab/vectors", b"", "damaged or not a spaCy data file (No data left in file)"),
+    ],
+)
+def test_neighbours_of_a_damaged_pipeline(capsys, vectors_dir, name, content, problem):
+    (vectors_dir / name).write_bytes(content)
+    line = fail_line(capsys, "nearest-neighbours", vectors_dir, "cat")
+    assert line.startswith(f"✘ {vectors_dir / name}: {problem}")
+
+
+def test_neighbours_of_a_truncated_pipeline(capsys, vectors_dir):
+    config = vectors_dir / "config.cfg"
+    text = config.read_text(encoding="utf8")
+    config.write_text(text[: text.index("@vectors")], encoding="utf8")
+    line = fail_line(capsys, "nearest-neighbours", vectors_dir, "cat")
+    assert line == f"✘ {config}: not a valid pipeline config (vectors: Input should be callable)"
+    config.write_text(text[: text.index("[initialize]")] + "[nlp]\n", encoding="utf8")
+    line = fail_line(capsys, "nearest-neighbours", vectors_dir, "cat")
+    assert line.startswith(f"✘ {config}: not a valid pipeline config (While reading from ")
+    vectors = vectors_dir / "vocab" / "vectors"
+    config.write_text(text, encoding="utf8")
+    numpy.save(vectors.open("wb"), numpy.ones((2, 3), dtype="float32"))
+    line = fail_line(capsys, "nearest-neighbours", vectors_dir, "cat")
+    assert line == (
+        f"✘ {vectors_dir / 'vocab'}: the vector table (shape (2, 3)) does not match its keys "
+        "(rows up to 2)"
+    )
