@@ -7,6 +7,7 @@ import os
 import numpy
 import pytest
 import spacy
+import torch
 
 from spacy_senna.cli import main
 from spacy_senna.lm.vectors_pipeline import write_vectors
@@ -132,6 +133,13 @@ def test_output_is_a_file(capsys, text, vectors_text, afile, command):
 # pretrain-lm
 
 
+@pytest.fixture
+def checkpoint(tmp_path, text):
+    """The checkpoint of a finished tiny run writing to tmp_path/out."""
+    main(["pretrain-lm", str(text), str(tmp_path / "out"), *TINY_RUN])
+    return tmp_path / "out.checkpoints" / "checkpoint.pt"
+
+
 def test_input_without_words(capsys, tmp_path):
     empty = tmp_path / "empty.txt"
     empty.write_text("\n  \n", encoding="utf8")
@@ -148,15 +156,52 @@ def test_resume_without_checkpoint(capsys, tmp_path, text):
     )
 
 
-def test_resume_with_other_settings(capsys, tmp_path, text):
+def test_resume_with_other_settings(capsys, tmp_path, text, checkpoint):
     out = tmp_path / "out"
-    main(["pretrain-lm", str(text), str(out), *TINY_RUN])
     line = fail_line(capsys, "pretrain-lm", text, out, *TINY_RUN, "--resume", "--negatives", "4")
-    checkpoint = tmp_path / "out.checkpoints" / "checkpoint.pt"
     assert line.startswith(
         f"✘ {checkpoint}: cannot resume: it was trained with different settings "
         "(negatives: checkpoint 8, now 4)"
     )
+
+
+@pytest.mark.parametrize("damage", ["empty", "garbage", "truncated", "zeroed"])
+def test_resume_from_a_damaged_checkpoint(capsys, tmp_path, text, checkpoint, damage):
+    data = checkpoint.read_bytes()
+    checkpoint.write_bytes(
+        {
+            "empty": b"",
+            "garbage": b"garbage\n",
+            "truncated": data[: len(data) // 2],
+            "zeroed": data[:100] + bytes(len(data) - 100),
+        }[damage]
+    )
+    line = fail_line(capsys, "pretrain-lm", text, tmp_path / "out", *TINY_RUN, "--resume")
+    assert line == (
+        f"✘ {checkpoint}: cannot resume: not a readable checkpoint (damaged or truncated); "
+        "run without --resume to start afresh"
+    )
+
+
+def test_resume_from_an_incomplete_or_foreign_checkpoint(capsys, tmp_path, text, checkpoint):
+    saved = torch.load(checkpoint, weights_only=True)
+    del saved["model"], saved["sampler"]
+    torch.save(saved, checkpoint)
+    line = fail_line(capsys, "pretrain-lm", text, tmp_path / "out", *TINY_RUN, "--resume")
+    assert line == (
+        f"✘ {checkpoint}: cannot resume: an incomplete checkpoint (no model, sampler); "
+        "run without --resume to start afresh"
+    )
+    torch.save(torch.ones(3), checkpoint)
+    line = fail_line(capsys, "pretrain-lm", text, tmp_path / "out", *TINY_RUN, "--resume")
+    assert line == (
+        f"✘ {checkpoint}: cannot resume: not a pretrain-lm checkpoint; "
+        "run without --resume to start afresh"
+    )
+    checkpoint.unlink()
+    checkpoint.mkdir()
+    line = fail_line(capsys, "pretrain-lm", text, tmp_path / "out", *TINY_RUN, "--resume")
+    assert line == f"✘ {checkpoint}: is a directory, expected a file"
 
 
 # nearest-neighbours
