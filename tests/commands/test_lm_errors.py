@@ -10,10 +10,10 @@ import spacy
 import torch
 
 from spacy_senna.cli import main
-from spacy_senna.lm.vectors_pipeline import write_vectors
+from spacy_senna.lm.vectors_pipeline import read_vectors, write_vectors
 
 TINY_RUN = ["--max-words", "64", "--batch-size", "32", "--validation-words", "8"]
-TINY_RUN += ["--vocab-size", "20", "--threads", "1", "--quiet"]
+TINY_RUN += ["--vocab-size", "6", "--threads", "1", "--quiet"]
 
 
 def fail_line(capsys, *argv) -> str:
@@ -202,6 +202,21 @@ def test_resume_from_an_incomplete_or_foreign_checkpoint(capsys, tmp_path, text,
     checkpoint.mkdir()
     line = fail_line(capsys, "pretrain-lm", text, tmp_path / "out", *TINY_RUN, "--resume")
     assert line == f"✘ {checkpoint}: is a directory, expected a file"
+
+
+def test_resume_with_a_damaged_corpus_cache(capsys, tmp_path, text, checkpoint):
+    """The encoded corpus is a cache: damaged, it is encoded again and the run goes on
+    exactly as without the damage."""
+    meta = tmp_path / "out.checkpoints" / "corpus" / "meta.json"
+    meta.write_text('{"format": 1, "inputs"', encoding="utf8")
+    more = [*TINY_RUN, "--max-words", "128"]
+    main(["pretrain-lm", str(text), str(tmp_path / "out"), *more, "--resume"])
+    err = capsys.readouterr().err
+    assert err.startswith(f"⚠ {meta}: damaged encoded corpus (") and "✘" not in err
+    main(["pretrain-lm", str(text), str(tmp_path / "straight"), *more])
+    resumed, straight = read_vectors(tmp_path / "out"), read_vectors(tmp_path / "straight")
+    assert resumed[0] == straight[0]
+    numpy.testing.assert_array_equal(resumed[1], straight[1])
 
 
 # nearest-neighbours
