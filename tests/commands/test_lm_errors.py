@@ -286,3 +286,40 @@ def test_neighbours_of_a_truncated_pipeline(capsys, vectors_dir):
         f"✘ {vectors_dir / 'vocab'}: the vector table (shape (2, 3)) does not match its keys "
         "(rows up to 2)"
     )
+
+
+# import-vectors
+
+
+@pytest.mark.parametrize(
+    "content,problem",
+    [
+        ("the 0.1 0.2\nof 0.3\n", ":2: 1 values where 2 were expected"),
+        ("the 0.1 0.2\nof\n", ":2: a word without values"),
+        ("the 0.1 0.2\nof 0.3 x\n", ":2: 'x' is not a number"),
+        ("the 0.1 0.2\n\nThe 0.3 zero\n", ":3: 'zero' is not a number"),
+        ("the 0.1 0.2\nof 0.3 nan\n", ":2: 'nan' is not a finite float32 number"),
+        ("the 0.1 0.2\nof 1e39 0\n", ":2: '1e39' is not a finite float32 number"),
+        ("the 0.1 0.2\nof 0.3  0.4\n", ":2: an empty value (two spaces in a row)"),
+        ("2 3\nthe 0.1 0.2 0.3 0.4\nof 0 0 0\n", ":2: 4 values, the header announces 3"),
+        ("2 3\nthe 0.1 0.2\nof 0 0\n", ":2: 2 values, the header announces 3"),
+        ("2 0\nthe\n", ":1: the header announces 0 dimensions"),
+        ("3 2\nthe 0.1 0.2\nof 0.3 0.4\n", ": the header announces 3 vectors, the file has 2"),
+        ("\n\n", ": contains no word vectors"),
+    ],
+)
+def test_malformed_text_vectors(capsys, tmp_path, content, problem):
+    path = tmp_path / "vectors.txt"
+    path.write_text(content, encoding="utf8")
+    line = fail_line(capsys, "import-vectors", path, tmp_path / "out")
+    assert line.startswith(f"✘ {path}{problem}")
+    assert not (tmp_path / "out").exists()
+
+
+def test_more_rows_than_the_header_announces(capsys, tmp_path):
+    path = tmp_path / "vectors.txt"
+    path.write_text("1 2\nthe 0.1 0.2\nof 0.3 0.4\n", encoding="utf8")
+    main(["import-vectors", str(path), str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert f"⚠ {path}: the header announces 1 vectors, the file has 2." in err
+    assert read_vectors(tmp_path / "out")[0] == ["the", "of"]
