@@ -36,6 +36,15 @@ def _unreadable(path):
     return path
 
 
+def _unwritable(directory):
+    directory.mkdir()
+    directory.chmod(0o500)
+    if os.access(directory, os.W_OK):
+        directory.chmod(0o700)
+        pytest.skip("permissions are not enforced for this user (root)")
+    return directory
+
+
 @pytest.fixture
 def text(tmp_path):
     path = tmp_path / "text.txt"
@@ -128,6 +137,19 @@ def test_output_is_a_file(capsys, text, vectors_text, afile, command):
     line = fail_line(capsys, *_argv(command, source, afile / "out"))
     assert line == f"✘ {afile}: exists and is not a directory"
     assert afile.read_text(encoding="utf8") == "not a directory\n"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_output_in_an_unwritable_directory(capsys, tmp_path, text, vectors_text, command):
+    source = text if command == "pretrain-lm" else vectors_text
+    locked = _unwritable(tmp_path / "locked")
+    try:
+        line = fail_line(capsys, *_argv(command, source, locked / "out"))
+    finally:
+        locked.chmod(0o700)
+    written = locked / ("out.checkpoints" if command == "pretrain-lm" else "out")
+    assert line == f"✘ {written}: permission denied"
+    assert list(locked.iterdir()) == []
 
 
 # pretrain-lm
@@ -244,10 +266,11 @@ def test_neighbours_without_vectors(capsys, tmp_path):
     assert line == f"✘ {tmp_path / 'blank'}: the pipeline has no word vectors"
 
 
-def test_neighbours_with_an_unreadable_config(capsys, vectors_dir):
-    config = _unreadable(vectors_dir / "config.cfg")
+@pytest.mark.parametrize("name", ["config.cfg", "vocab/vectors"])
+def test_neighbours_with_an_unreadable_file(capsys, vectors_dir, name):
+    unreadable = _unreadable(vectors_dir / name)
     line = fail_line(capsys, "nearest-neighbours", vectors_dir, "cat")
-    assert line == f"✘ {config}: permission denied"
+    assert line == f"✘ {unreadable}: permission denied"
 
 
 @pytest.mark.parametrize(
