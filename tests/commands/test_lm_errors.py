@@ -346,3 +346,25 @@ def test_more_rows_than_the_header_announces(capsys, tmp_path):
     err = capsys.readouterr().err
     assert f"⚠ {path}: the header announces 1 vectors, the file has 2." in err
     assert read_vectors(tmp_path / "out")[0] == ["the", "of"]
+
+
+# option values
+
+
+@pytest.mark.parametrize(
+    "command,line",
+    [
+        (
+            ["pretrain-lm", "{text}", "{out}", *TINY_RUN, "--device", "nowhere"],
+            "✘ The torch device 'nowhere' cannot be used: Expected one of cpu, cuda",
+        ),
+        (["pretrain-lm", "{text}", "{out}", *TINY_RUN, "--threads", "-1"], "✘ threads must not"),
+        (["nearest-neighbours", "{vectors_dir}", "cat", "--k", "0"], "✘ --k must be at least 1"),
+        (["import-vectors", "{vectors_text}", "{out}", "--max-words", "-1"], "✘ --max-words must"),
+    ],
+)
+def test_bad_option_values(capsys, tmp_path, text, vectors_dir, vectors_text, command, line):
+    paths = {"text": text, "vectors_dir": vectors_dir, "vectors_text": vectors_text}
+    argv = [arg.format(out=tmp_path / "out", **paths) for arg in command]
+    assert fail_line(capsys, *argv).startswith(line)
+    assert not (tmp_path / "out").exists()
