@@ -135,7 +135,7 @@ def test_output_is_a_file(capsys, text, vectors_text, afile, command):
     line = fail_line(capsys, *_argv(command, source, afile))
     assert line == f"✘ {afile}: exists and is not a directory"
     line = fail_line(capsys, *_argv(command, source, afile / "out"))
-    assert line == f"✘ {afile}: exists and is not a directory"
+    assert line == f"✘ {afile / 'out'}: cannot create it: {afile} is not a directory"
     assert afile.read_text(encoding="utf8") == "not a directory\n"
 
 
