@@ -33,6 +33,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Run `import-vectors` from parsed arguments."""
+    if args.max_words < 0:
+        raise ValueError(f"--max-words must be 0 (all) or more, not {args.max_words}.")
     stats = import_text_vectors(args.vectors_path, args.output_dir, max_words=args.max_words)
     print(
         f"✔ Wrote {stats['rows']:,} × {stats['dim']} vectors to {args.output_dir} "

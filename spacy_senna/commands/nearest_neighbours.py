@@ -33,6 +33,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Run `nearest-neighbours` from parsed arguments."""
+    if args.k < 1:
+        raise ValueError(f"--k must be at least 1, not {args.k}.")
     words, table = read_vectors(args.vectors_dir)
     queries = args.words or list(PAPER_QUERIES)
     print(format_neighbours(nearest_neighbours(words, table, queries, k=args.k), words))

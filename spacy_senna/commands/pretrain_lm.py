@@ -50,7 +50,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "pairwise hinge ranking loss against corrupted centre words) on raw text "
             "and write the word embeddings as a spaCy vectors pipeline to OUTPUT_DIR, "
             "usable as [initialize] vectors. Checkpoints and the encoded corpus go to "
-            "OUTPUT_DIR.checkpoints. Training stops at the first limit reached "
+            "OUTPUT_DIR.checkpoints (the encoded corpus is a cache: a damaged one is "
+            "encoded again, with a warning). Training stops at the first limit reached "
             "(--epochs, --max-words, --max-seconds; all totals over resumed runs)."
         ),
     )

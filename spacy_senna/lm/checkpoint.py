@@ -7,16 +7,20 @@ same, unchanged input files.
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import torch
 
-from ..files import atomic_output
+from ..files import atomic_output, require_file
 from .settings import PretrainConfig
 
 CHECKPOINT_VERSION = 1
 #: values implied by checkpoints written before a setting existed
 _MISSING_SETTINGS = {"curriculum_init": "unknown"}
+#: what a checkpoint holds besides its version and settings (see `Trainer.training_state`)
+_CONTENTS = ("inputs", "model", "optimizers", "sampler", "generator", "state")
+_AFRESH = "run without --resume to start afresh"
 
 
 def work_dir(output_dir: Path) -> Path:
@@ -44,12 +48,12 @@ def save_checkpoint(path: Path, config: PretrainConfig, inputs: list[dict], trai
 
 
 def load_checkpoint(path: Path, config: PretrainConfig, inputs: list[dict]) -> dict:
-    """A checkpoint to resume from, or ValueError naming the settings that differ."""
-    if not path.exists():
-        raise ValueError(f"Cannot resume: no checkpoint at {path}.")
-    checkpoint = torch.load(path, map_location="cpu", weights_only=True)
-    if checkpoint.get("version") != CHECKPOINT_VERSION:
-        raise ValueError(f"Cannot resume from {path}: unknown checkpoint version.")
+    """A checkpoint to resume from.
+
+    FileNotFoundError if there is none; ValueError naming the file if it is damaged, not
+    a checkpoint of this version, or trained with other settings (naming those).
+    """
+    checkpoint = _read_checkpoint(path)
     saved = {**_MISSING_SETTINGS, **checkpoint["settings"]}
     diffs = _differences(
         {**saved, "inputs": [i["path"] for i in checkpoint["inputs"]]},
@@ -59,9 +63,34 @@ def load_checkpoint(path: Path, config: PretrainConfig, inputs: list[dict]) -> d
         diffs = ["inputs: the input files changed since the checkpoint (size or time)"]
     if diffs:
         raise ValueError(
-            f"Cannot resume from {path}: it was trained with different settings ("
+            f"{path}: cannot resume: it was trained with different settings ("
             + "; ".join(diffs)
-            + "). Use the same settings, or another OUTPUT_DIR to start afresh."
+            + "); use the same settings, or another OUTPUT_DIR to start afresh"
+        )
+    return checkpoint
+
+
+def _read_checkpoint(path: Path) -> dict:
+    """The contents of a checkpoint file, checked to hold what resuming needs."""
+    if not path.exists():
+        raise FileNotFoundError(errno.ENOENT, f"no checkpoint to resume ({_AFRESH})", str(path))
+    path = require_file(path)
+    try:
+        checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+    except OSError:
+        raise
+    except Exception:  # torch.load raises many kinds of errors on damaged files
+        raise ValueError(
+            f"{path}: cannot resume: not a readable checkpoint (damaged or truncated); {_AFRESH}"
+        ) from None
+    if not isinstance(checkpoint, dict) or not isinstance(checkpoint.get("settings"), dict):
+        raise ValueError(f"{path}: cannot resume: not a pretrain-lm checkpoint; {_AFRESH}")
+    if checkpoint.get("version") != CHECKPOINT_VERSION:
+        raise ValueError(f"{path}: cannot resume: unknown checkpoint version")
+    missing = [key for key in _CONTENTS if key not in checkpoint]
+    if missing:
+        raise ValueError(
+            f"{path}: cannot resume: an incomplete checkpoint (no {', '.join(missing)}); {_AFRESH}"
         )
     return checkpoint
 

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy
 
 from ..features import CAPS_VALUES, caps_value, normalize_word
-from ..files import atomic_output
+from ..files import atomic_output, require_file
 from ..lexicon import PADDING, SPECIALS, UNKNOWN, Lexicon
 from ..text_input import TextLines, open_text
 
@@ -58,11 +58,10 @@ def warn(message: str) -> None:
 def open_corpus_text(path: Path) -> Iterator[TextLines]:
     """Open a UTF-8 text file (gzipped or not), rejecting binary files up front.
 
-    Undecodable bytes beyond the sniffed head read as U+FFFD.
+    Undecodable bytes beyond the sniffed head read as U+FFFD. A missing file or a
+    directory raises FileNotFoundError or IsADirectoryError naming the path.
     """
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"Input text file not found: {path}")
+    path = require_file(path)
     with open_text(path, errors="replace") as text:
         head = text.peek(_SNIFF_BYTES)
         try:
@@ -72,8 +71,8 @@ def open_corpus_text(path: Path) -> Iterator[TextLines]:
             is_text = False
         if not is_text:
             raise ValueError(
-                f"{path} does not look like UTF-8 text (binary data in its first "
-                f"{len(head)} bytes): pretrain-lm expects plain or gzipped text files."
+                f"{path}: does not look like UTF-8 text (binary data in its first "
+                f"{len(head)} bytes): expected a plain or gzipped text file"
             )
         yield text
 
@@ -129,9 +128,7 @@ def fingerprint(paths: Sequence[Path]) -> list[dict]:
     """Identify input files by resolved path, size and modification time."""
     out = []
     for path in paths:
-        path = Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"Input text file not found: {path}")
+        path = require_file(path)
         stat = path.stat()
         out.append({"path": str(path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime})
     return out
@@ -153,30 +150,69 @@ class CorpusSettings:
 
 
 class EncodedCorpus:
-    """A corpus encoded on disk: training stream, validation stream and dictionary."""
+    """A corpus encoded on disk: training stream, validation stream and dictionary.
+
+    A damaged directory (a file missing, unreadable or of the wrong size) raises
+    ValueError naming the file.
+    """
 
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
-        meta = json.loads((self.directory / "meta.json").read_text(encoding="utf8"))
+        meta = _read_json(self.directory / "meta.json")
         self.meta = meta
-        self.window = int(meta["settings"]["window"])
+        try:
+            self.window = int(meta["settings"]["window"])
+            self.n_train_tokens = int(meta["train_tokens"])
+            self.n_valid_tokens = int(meta["valid_tokens"])
+            n_types = int(meta["types"])
+        except (KeyError, TypeError, ValueError):
+            raise _damaged(self.directory / "meta.json", "no corpus settings or sizes") from None
         self.pad = self.window // 2
         self.words = self._load("train.words", "int32")
         self.caps = self._load("train.caps", "uint8")
         self.valid_words = self._load("valid.words", "int32")
         self.valid_caps = self._load("valid.caps", "uint8")
-        self.type2row = numpy.load(self.directory / "type2row.npy")
-        vocab = json.loads((self.directory / "vocab.json").read_text(encoding="utf8"))
-        self.vocab: list[str] = vocab["words"]
-        self.counts: list[int] = vocab["counts"]
-        self.n_train_tokens = int(meta["train_tokens"])
-        self.n_valid_tokens = int(meta["valid_tokens"])
+        type2row_path = self.directory / "type2row.npy"
+        try:
+            self.type2row = numpy.load(type2row_path)
+        except _READ_ERRORS as err:
+            raise _damaged(type2row_path, _reason(err)) from None
+        vocab = _read_json(self.directory / "vocab.json")
+        self.vocab: list[str] = vocab.get("words")
+        self.counts: list[int] = vocab.get("counts")
+        if not isinstance(self.vocab, list) or not isinstance(self.counts, list):
+            raise _damaged(self.directory / "vocab.json", "no words and counts")
+        self._check_sizes(n_types)
 
     def _load(self, name: str, dtype: str) -> numpy.ndarray:
         path = self.directory / name
-        if path.stat().st_size == 0:
-            return numpy.zeros(0, dtype=dtype)
-        return numpy.memmap(path, dtype=dtype, mode="r")
+        try:
+            if path.stat().st_size == 0:
+                return numpy.zeros(0, dtype=dtype)
+            return numpy.memmap(path, dtype=dtype, mode="r")
+        except _READ_ERRORS as err:
+            raise _damaged(path, _reason(err)) from None
+
+    def _check_sizes(self, n_types: int) -> None:
+        """Raise ValueError naming the file whose size contradicts the others."""
+        directory = self.directory
+        if len(self.words) < self.pad + self.n_train_tokens:
+            raise _damaged(directory / "train.words", "shorter than meta.json says")
+        if len(self.valid_words) < self.pad + self.n_valid_tokens:
+            raise _damaged(directory / "valid.words", "shorter than meta.json says")
+        if len(self.caps) != len(self.words):
+            raise _damaged(directory / "train.caps", "not as long as train.words")
+        if len(self.valid_caps) != len(self.valid_words):
+            raise _damaged(directory / "valid.caps", "not as long as valid.words")
+        if len(self.counts) != len(self.vocab):
+            raise _damaged(directory / "vocab.json", "not as many counts as words")
+        type2row = self.type2row
+        if (
+            type2row.shape != (n_types + len(SPECIALS),)
+            or type2row.dtype.kind not in "iu"
+            or not 0 <= type2row.min() <= type2row.max() < self.n_rows
+        ):
+            raise _damaged(directory / "type2row.npy", "does not match meta.json and vocab.json")
 
     @property
     def n_rows(self) -> int:
@@ -323,16 +359,16 @@ def _encode_into(paths: Sequence[Path], tmp: Path, settings: CorpusSettings) -> 
                 files[f"{split}.caps"].write(caps + pad_caps)
                 n_segments += 1
             if n_train + n_valid == before:
-                warn(f"{path} contains no words.")
+                warn(f"{path}: contains no words.")
     finally:
         for handle in files.values():
             handle.close()
     if n_train == 0:
         what = "no words" if n_valid == 0 else f"only {n_valid} words, all held out"
         raise ValueError(
-            f"The input text has {what} for training: "
-            + ", ".join(str(p) for p in paths)
-            + (". Lower --validation-words." if n_valid else ".")
+            ", ".join(str(p) for p in paths)
+            + f": the input text has {what} for training"
+            + (" (lower --validation-words)" if n_valid else "")
         )
     if overflowed:
         warn(
@@ -390,16 +426,55 @@ def _top_words(strings: list[str], counts: numpy.ndarray, size: int) -> list[int
 def load_or_encode(
     paths: Sequence[Path], directory: Path, settings: CorpusSettings
 ) -> EncodedCorpus:
-    """The encoded corpus in `directory`, (re-)encoding it unless it matches the inputs."""
+    """The encoded corpus in `directory`, (re-)encoding it unless it matches the inputs.
+
+    The directory is a cache: when it is damaged, a warning names the damaged file and
+    the corpus is encoded again (encoding is deterministic: a resumed run goes on
+    exactly as it would have).
+    """
     directory = Path(directory)
-    meta_path = directory / "meta.json"
-    if meta_path.exists():
-        meta = json.loads(meta_path.read_text(encoding="utf8"))
-        if (
-            meta.get("format") == FORMAT_VERSION
-            and meta.get("inputs") == fingerprint(paths)
-            and meta.get("settings") == settings.to_dict()
-        ):
-            return EncodedCorpus(directory)
+    if (directory / "meta.json").exists():
+        try:
+            meta = _read_json(directory / "meta.json")
+            if (
+                meta.get("format") == FORMAT_VERSION
+                and meta.get("inputs") == fingerprint(paths)
+                and meta.get("settings") == settings.to_dict()
+            ):
+                return EncodedCorpus(directory)
+        except _DamagedCache as damage:
+            warn(f"{damage}; encoding the corpus again")
     encode_corpus(paths, directory, settings)
     return EncodedCorpus(directory)
+
+
+class _DamagedCache(ValueError):
+    """A file of an encoded corpus that is missing, unreadable or of the wrong size."""
+
+
+#: what reading a damaged (missing, truncated, garbled) cache file raises
+_READ_ERRORS = (ValueError, EOFError, FileNotFoundError, IsADirectoryError, NotADirectoryError)
+
+
+def _damaged(path: Path, problem: str) -> _DamagedCache:
+    return _DamagedCache(f"{path}: damaged encoded corpus ({problem})")
+
+
+def _reason(err: Exception) -> str:
+    if isinstance(err, FileNotFoundError):
+        return "missing"
+    if isinstance(err, IsADirectoryError):
+        return "a directory"
+    text = str(err).strip()
+    return text.splitlines()[0].split(". ")[0] if text else type(err).__name__
+
+
+def _read_json(path: Path) -> dict:
+    """A JSON object from a file of the cache, or _DamagedCache naming it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf8"))
+    except _READ_ERRORS as err:
+        raise _damaged(path, _reason(err)) from None
+    if not isinstance(data, dict):
+        raise _damaged(path, "not a JSON object")
+    return data

@@ -22,7 +22,7 @@ from .progress import Progress
 from .settings import PretrainConfig
 from .torch_state import torch_threads
 from .trainer import Trainer
-from .vectors_pipeline import write_vectors
+from .vectors_pipeline import check_output_dir, write_vectors
 
 
 def pretrain(
@@ -35,16 +35,30 @@ def pretrain(
     config.validate()
     if not paths:
         raise ValueError("No input text files given.")
-    output_dir = Path(output_dir)
-    if output_dir.exists() and not output_dir.is_dir():
-        raise ValueError(f"The output path {output_dir} exists and is not a directory.")
-    ckpt_path = checkpoint_path(output_dir)
     inputs = fingerprint(paths)
+    output_dir = Path(output_dir)
+    check_output_dir(output_dir)
+    ckpt_path = checkpoint_path(output_dir)
     checkpoint = load_checkpoint(ckpt_path, config, inputs) if resume else None
     if not resume and ckpt_path.exists():
         warn(f"Starting afresh: {ckpt_path} will be overwritten (--resume continues it).")
+    device = _torch_device(config.device)
     with torch_threads(config.threads):
-        return _run(paths, output_dir, config, inputs, checkpoint)
+        return _run(paths, output_dir, config, inputs, checkpoint, device)
+
+
+def _torch_device(name: str) -> torch.device:
+    """The device `name` (default: cuda if available, else cpu); ValueError if unusable."""
+    if not name:
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        device = torch.device(name)
+        torch.empty(0, device=device)
+    except (RuntimeError, AssertionError) as err:
+        text = str(err).strip()
+        reason = text.splitlines()[0].split(". ")[0] if text else type(err).__name__
+        raise ValueError(f"The torch device {name!r} cannot be used: {reason}") from None
+    return device
 
 
 def _run(
@@ -53,8 +67,8 @@ def _run(
     config: PretrainConfig,
     inputs: list[dict],
     checkpoint: dict | None,
+    device: torch.device,
 ) -> dict:
-    device = torch.device(config.device or ("cuda" if torch.cuda.is_available() else "cpu"))
     encode_start = time.perf_counter()
     if config.progress:
         print(f"ℹ Reading {len(paths)} text file(s)...", file=sys.stderr, flush=True)

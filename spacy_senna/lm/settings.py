@@ -126,7 +126,7 @@ class PretrainConfig:
             )
         if not self.learning_rate > 0 or not self.embed_init > 0:
             raise ValueError("learning_rate and embed_init must be positive.")
-        for name in ("epochs", "max_words", "max_seconds", "validation_words"):
+        for name in ("epochs", "max_words", "max_seconds", "validation_words", "threads"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must not be negative.")
         if not (self.epochs or self.max_words or self.max_seconds):

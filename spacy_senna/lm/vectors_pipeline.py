@@ -8,15 +8,20 @@ PADDING and UNKNOWN rows are not exported.
 
 from __future__ import annotations
 
+import configparser
+import errno
 import json
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy
 import spacy
+import srsly
+from spacy.language import Language
 from spacy.vectors import Vectors
+from thinc.api import ConfigValidationError
 
-from ..files import atomic_output
+from ..files import atomic_output, make_directory
 
 
 def write_vectors(
@@ -37,8 +42,7 @@ def write_vectors(
     output_dir = Path(output_dir)
     if len(words) != len(table):
         raise ValueError(f"{len(words)} words but {len(table)} vector rows.")
-    if output_dir.exists() and not output_dir.is_dir():
-        raise ValueError(f"The output path {output_dir} exists and is not a directory.")
+    check_output_dir(output_dir)
     nlp = spacy.blank("en")
     for word in words:
         nlp.vocab.strings.add(word)
@@ -57,16 +61,95 @@ def write_vectors(
             )
 
 
+def check_output_dir(output_dir: Path) -> None:
+    """Fail early, with the error `atomic_output` would raise at the end, when
+    `output_dir` cannot become a directory (it is a file, or a parent is); its parent
+    is created."""
+    output_dir = Path(output_dir)
+    if output_dir.exists() and not output_dir.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "exists and is not a directory", str(output_dir))
+    try:
+        make_directory(output_dir.parent)
+    except NotADirectoryError:
+        blocker = next(p for p in output_dir.parents if p.exists() and not p.is_dir())
+        problem = f"cannot create it: {blocker} is not a directory"
+        raise NotADirectoryError(errno.ENOTDIR, problem, str(output_dir)) from None
+
+
 def read_vectors(path: Path) -> tuple[list[str], numpy.ndarray]:
-    """(words, table) of a pipeline directory's `vocab.vectors`, in row order."""
+    """(words, table) of a pipeline directory's `vocab.vectors`, in row order.
+
+    A missing or damaged pipeline raises an error naming the directory or, where it can
+    be told, the damaged file.
+    """
     path = Path(path)
-    if not (path / "config.cfg").exists():
-        raise ValueError(f"{path} is not a spaCy pipeline directory (no config.cfg).")
-    nlp = spacy.load(path)
+    if not path.exists():
+        raise FileNotFoundError(errno.ENOENT, "pipeline directory not found", str(path))
+    if not path.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "expected a pipeline directory", str(path))
+    nlp = _load_pipeline(path)
     vectors = nlp.vocab.vectors
     if vectors.n_keys == 0:
-        raise ValueError(f"The pipeline in {path} has no word vectors.")
+        raise ValueError(f"{path}: the pipeline has no word vectors")
     row2key = {row: key for key, row in vectors.key2row.items()}
     rows = sorted(row2key)
+    data = numpy.asarray(vectors.data)
+    if data.ndim != 2 or rows[-1] >= len(data):
+        raise ValueError(
+            f"{path / 'vocab'}: the vector table (shape {data.shape}) does not match its "
+            f"keys (rows up to {rows[-1]})"
+        )
     words = [nlp.vocab.strings[row2key[row]] for row in rows]
-    return words, numpy.asarray(vectors.data)[rows]
+    return words, data[rows]
+
+
+#: the data files of a pipeline directory spaCy reads, and a reader of each format
+_DATA_FILES = {
+    "meta.json": srsly.read_json,
+    "tokenizer": srsly.read_msgpack,
+    "vocab/strings.json": srsly.read_json,
+    "vocab/vectors.cfg": srsly.read_json,
+    "vocab/key2row": srsly.read_msgpack,
+    "vocab/lookups.bin": srsly.read_msgpack,
+    "vocab/vectors": numpy.load,
+}
+
+
+def _load_pipeline(path: Path) -> Language:
+    """`spacy.load(path)`, with a ValueError naming the damaged file when it fails."""
+    config_path = path / "config.cfg"
+    if not config_path.is_file():
+        raise ValueError(f"{path}: not a spaCy pipeline directory (no config.cfg)")
+    try:
+        config = spacy.util.load_config(config_path)
+    except (ValueError, configparser.Error) as err:
+        raise ValueError(f"{config_path}: not a valid pipeline config ({_reason(err)})") from None
+    if "nlp" not in config:
+        raise ValueError(f"{config_path}: not a pipeline config (no [nlp] section)")
+    try:
+        return spacy.load(path)
+    except ConfigValidationError as err:
+        raise ValueError(f"{config_path}: not a valid pipeline config ({_reason(err)})") from None
+    except (ValueError, EOFError, TypeError, AttributeError, KeyError) as err:
+        # a file spaCy cannot parse, or one of the wrong structure (a list for a dict)
+        for name, read in _DATA_FILES.items():
+            data_path = path / name
+            if data_path.is_file():
+                try:
+                    read(data_path)
+                except (ValueError, EOFError) as damage:
+                    problem = f"damaged or not a spaCy data file ({_reason(damage)})"
+                    raise ValueError(f"{data_path}: {problem}") from None
+        kind = "" if isinstance(err, ValueError) else f"{type(err).__name__}: "
+        raise ValueError(f"{path}: cannot load the pipeline ({kind}{_reason(err)})") from None
+
+
+def _reason(err: Exception) -> str:
+    """A short account of an error: its first sentence, or the fields a config lacks."""
+    if isinstance(err, ConfigValidationError) and err.errors:
+        return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors)
+    text = getattr(err, "desc", None) or str(err)
+    paragraphs = [part.strip() for part in text.split("\n\n") if part.strip()]
+    if not paragraphs:
+        return type(err).__name__
+    return paragraphs[-1].splitlines()[0].split(". ")[0]

@@ -22,5 +22,5 @@ def test_resume_with_other_settings_errors(tmp_path, corpus_path, config):
     pretrain([corpus_path], tmp_path / "lm", config(max_words=640))
     with pytest.raises(ValueError, match="negatives: checkpoint 4, now 8"):
         pretrain([corpus_path], tmp_path / "lm", config(negatives=8), resume=True)
-    with pytest.raises(ValueError, match="no checkpoint"):
+    with pytest.raises(FileNotFoundError, match="no checkpoint"):
         pretrain([corpus_path], tmp_path / "other", config(), resume=True)

@@ -4,6 +4,7 @@ import gzip
 import random
 
 import numpy
+import pytest
 
 from spacy_senna.lexicon import PADDING, UNKNOWN
 from spacy_senna.lm.checkpoint import work_dir
@@ -56,3 +57,33 @@ def test_long_lines_and_small_vocabulary(tmp_path, capsys, config):
         CorpusSettings(vocab_size=50, validation_words=2, max_line_tokens=100),
     )
     assert corpus.meta["segments"] == 1 + 400  # the long line became padded segments
+
+
+@pytest.mark.parametrize(
+    "name,damage,problem",
+    [
+        ("meta.json", b"{", "Expecting property name"),
+        ("vocab.json", b"[]", "not a JSON object"),
+        ("train.words", None, "missing"),
+        ("train.words", b"\x00" * 8, "shorter than meta.json says"),
+        ("valid.caps", b"", "not as long as valid.words"),
+        ("type2row.npy", b"junk", "This file contains pickled (object) data"),
+    ],
+)
+def test_a_damaged_cache_is_encoded_again(tmp_path, capsys, name, damage, problem):
+    text = tmp_path / "t.txt"
+    text.write_text("Held out line\nThe PS2 costs 300 dollars\nthe ps3 , the Ps4\n", "utf8")
+    settings = CorpusSettings(vocab_size=6, window=5, validation_words=3)
+    directory = tmp_path / "enc"
+    load_or_encode([text], directory, settings)
+    files = {path.name: path.read_bytes() for path in directory.iterdir()}
+    if damage is None:
+        (directory / name).unlink()
+    else:
+        (directory / name).write_bytes(damage)
+    corpus = load_or_encode([text], directory, settings)
+    err = capsys.readouterr().err
+    assert err.startswith(f"⚠ {directory / name}: damaged encoded corpus ({problem}")
+    assert err.splitlines()[0].endswith("; encoding the corpus again")
+    assert {path.name: path.read_bytes() for path in directory.iterdir()} == files
+    assert corpus.vocab[:2] == ["ps0", "the"] and corpus.n_train_tokens == 10

@@ -20,7 +20,7 @@ def test_import_vectors_rekeys_by_normalized_word(tmp_path):
     numpy.testing.assert_array_equal(table[:2], [[1, 0, 0], [0, 1, 0]])  # first form wins
     glove = tmp_path / "glove.txt"
     glove.write_text("the 0.1 0.2\nThe 0.3 0.4\nof 0.5\n", encoding="utf8")
-    with pytest.raises(ValueError, match="line 3: 1 values where 2 were expected"):
+    with pytest.raises(ValueError, match="glove.txt:3: 1 values where 2 were expected"):
         import_text_vectors(glove, tmp_path / "g")
     binary = tmp_path / "vectors.bin"
     binary.write_bytes(b"2 3\n" + bytes(range(256)))
