@@ -14,6 +14,7 @@ COMMANDS = (
     "pretrain_lm",
     "nearest_neighbours",
     "import_vectors",
+    "annotate",
 )
 
 
