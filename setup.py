@@ -18,6 +18,7 @@ setup(
     extras_require={
         "test": ["pytest>=7", "ruff"],
         "bench": ["pytorch-crf==0.7.2"],
+        "ray": ["ray>=2.9"],
     },
     entry_points={
         "spacy_factories": [
