@@ -89,9 +89,7 @@ def use_gpu(gpu_id: int) -> None:
 
 def sets_sentences(nlp: Language) -> bool:
     """Whether a component of the pipeline assigns sentence starts."""
-    return any(
-        "token.is_sent_start" in nlp.get_pipe_meta(name).assigns for name in nlp.pipe_names
-    )
+    return any("token.is_sent_start" in nlp.get_pipe_meta(name).assigns for name in nlp.pipe_names)
 
 
 def describe(nlp: Language, name: Optional[str] = None) -> str:

@@ -12,9 +12,11 @@ from .results import ShardResult
 class Progress:
     """Reports docs as they are annotated and shards as they complete."""
 
-    def __init__(self, total_shards: int, bar: Optional[bool] = None, stream: TextIO = sys.stderr):
+    def __init__(
+        self, total_shards: int, bar: Optional[bool] = None, stream: Optional[TextIO] = None
+    ) -> None:
         self.total_shards = total_shards
-        self.stream = stream
+        self.stream = stream = stream if stream is not None else sys.stderr
         self.shards = self.docs = self.words = 0
         self.started = time.perf_counter()
         use_bar = stream.isatty() if bar is None else bar

@@ -54,7 +54,7 @@ class Plan:
 
 
 def input_kind(path: Path, input_format: str) -> str:
-    """"jsonl" or "text": `input_format` unless "auto", then by the file's suffix."""
+    """ "jsonl" or "text": `input_format` unless "auto", then by the file's suffix."""
     if input_format != "auto":
         return input_format
     return "jsonl" if path.suffix.lower() == ".jsonl" else "text"
@@ -102,9 +102,7 @@ def _walk(directory: Path, exclude: Optional[Path]) -> List[Path]:
     for root, dirs, names in os.walk(directory):
         root_path = Path(root)
         dirs[:] = sorted(
-            d
-            for d in dirs
-            if not d.startswith(".") and (root_path / d).resolve() != excluded
+            d for d in dirs if not d.startswith(".") and (root_path / d).resolve() != excluded
         )
         found += [root_path / n for n in sorted(names) if not n.startswith(".")]
     return found

@@ -33,7 +33,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "--shard-size piece of a large one, is a shard; its output "
             "(OUTPUT/NAME.NNNNN.FORMAT) is written under a temporary name and renamed when "
             "complete, so a re-run skips the finished shards. Inputs: text files (one doc "
-            "per line, or per paragraph), directories of them, JSONL ({\"text\": ...} per "
+            'per line, or per paragraph), directories of them, JSONL ({"text": ...} per '
             "line, other keys kept as metadata), '-' for stdin."
         ),
     )
@@ -59,8 +59,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--doc-unit",
         choices=DOC_UNITS,
         default=DEFAULTS.doc_unit,
-        help="one doc per text line, or per blank-line separated paragraph "
-        "(default %(default)s)",
+        help="one doc per text line, or per blank-line separated paragraph (default %(default)s)",
     )
     add(
         "--sentences",
