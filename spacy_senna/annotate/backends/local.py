@@ -2,9 +2,10 @@
 
 All shards flow through a single `nlp.pipe` call, so spaCy's worker processes start once.
 Each shard is padded with empty docs to a whole number of batches: every batch then holds
-docs of one shard only, exactly the batches a Ray worker or a single process forms for
-that shard (the components' float results depend on how docs are batched), and the
-output bytes do not depend on the backend.
+docs of one shard only, exactly the batches a Ray worker forms for that shard. The
+components' probabilities can differ in their last digits with the batch a doc is in
+(seen here: a doc alone vs. in a batch of three), so this keeps the output bytes the same
+whatever the backend.
 """
 
 from __future__ import annotations
