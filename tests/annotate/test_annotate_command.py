@@ -228,3 +228,18 @@ def test_module_entry_point(pipeline_dir, write, tmp_path):
     )
     assert result.returncode == 0, result.stderr.decode()
     assert (tmp_path / "out" / "stdin.00000.conll").read_text().startswith("John\tNNP\tB-NP")
+
+
+def test_pretokenized_one_sentence_per_line_as_senna_usrtokens(pipeline_dir, write, tmp_path):
+    path = write("s.txt", "The big dog barked. John Smith visited Paris today .\n")
+    args = ["-o", tmp_path / "out", "--pretokenized", "--sentences", "doc"]
+    assert run_cli(pipeline_dir, path, *args) == 0
+    out = (tmp_path / "out" / "s.txt.00000.senna").read_text()
+    assert out.count("\n\n") == 1  # the whole line is one sentence
+    assert [line.split("\t")[0].strip() for line in out.splitlines()[:5]] == [
+        "The",
+        "big",
+        "dog",
+        "barked.",
+        "John",
+    ]
