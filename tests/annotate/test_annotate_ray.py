@@ -15,6 +15,14 @@ LINES = (
 ) * 30
 
 
+def test_unreachable_cluster_is_a_clear_error(pipeline_dir, write, tmp_path):
+    if ray.is_initialized():
+        pytest.skip("runs before the module's cluster starts")
+    settings = AnnotateSettings(backend="ray", n_process=1, address="127.0.0.1:1")
+    with pytest.raises(ValueError, match="Could not start the Ray cluster at 127.0.0.1:1"):
+        annotate(str(pipeline_dir), [str(write("a.txt", LINES))], tmp_path / "out", settings)
+
+
 @pytest.fixture(scope="module")
 def cluster():
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

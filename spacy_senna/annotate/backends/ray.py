@@ -9,6 +9,7 @@ shards whose output is missing. Needs the `ray` extra: pip install "spacy-senna[
 from __future__ import annotations
 
 import os
+import socket
 import time
 import traceback
 from pathlib import Path
@@ -70,10 +71,7 @@ def run_ray(
     ray = import_ray()
     started_here = not ray.is_initialized()
     if started_here:
-        if settings.address:
-            ray.init(address=settings.address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=max(settings.n_process, os.cpu_count() or 1), log_to_driver=False)
+        _start(ray, settings)
     try:
         _check_capacity(ray, settings)
         options: Dict[str, Any] = {"num_cpus": 1}
@@ -96,6 +94,36 @@ def run_ray(
     finally:
         if started_here:
             ray.shutdown()
+
+
+def _start(ray: Any, settings: AnnotateSettings) -> None:
+    """Connect to the cluster at --address (or RAY_ADDRESS), or start a local one."""
+    address = settings.address or os.environ.get("RAY_ADDRESS")
+    if address:
+        _check_reachable(address)
+    try:
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(settings.n_process, os.cpu_count() or 1), log_to_driver=False)
+    except Exception as err:  # connection refused, bad address, Ray version mismatch, ...
+        where = f"the Ray cluster at {address}" if address else "a local Ray"
+        raise ValueError(f"Could not start {where}: {type(err).__name__}: {err}") from err
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on a HOST:PORT (or ray://HOST:PORT) nobody listens on; Ray itself retries
+    for many minutes. "auto" and other forms are left to Ray."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as err:
+        raise ValueError(
+            f"Could not start the Ray cluster at {address}: nothing answers there "
+            f"({err.strerror or err}); start it with `ray start --head` or fix --address"
+        ) from None
 
 
 def _dispatch(
