@@ -50,20 +50,20 @@ def annotate(
     if output_dir.exists() and not output_dir.is_dir():
         raise ValueError(f"--output {output_dir} exists and is not a directory")
     extension = get_format(settings.format).extension
+    stdin_copy = output_dir / STDIN_COPY
+    files = list_inputs(inputs, settings.input_format, output_dir, stdin_copy)
     recorded = {"pipeline": pipeline, **settings.output_settings()}
     write_manifest(output_dir, recorded, settings.overwrite)
     if settings.overwrite:
         remove_outputs(output_dir, [f.extension for f in FORMATS.values()])
     remove_partials(output_dir)
 
-    stdin_copy = output_dir / STDIN_COPY
     try:
         if STDIN in inputs:
             _save_stdin(stdin or sys.stdin.buffer, stdin_copy)
             # stdin cannot be resumed: what was piped in last time is unknown
             for old in output_dir.glob(f"stdin.*.{extension}"):
                 old.unlink()
-        files = list_inputs(inputs, settings.input_format, output_dir, stdin_copy)
         plan = plan_shards(files, settings.shard_bytes, settings.doc_unit)
         todo = [s for s in plan.shards if not is_complete(output_dir, s, extension)]
         summary = RunSummary(

@@ -183,6 +183,7 @@ def test_bad_options_are_clear_errors(pipeline_dir, write, tmp_path, capsys):
     assert "--shard-size" in capsys.readouterr().err
     assert run_cli(pipeline_dir, tmp_path / "missing.txt", "-o", tmp_path / "o") == 1
     assert "Input not found" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()  # nothing written before the inputs are checked
 
 
 def test_progress_bar_on_request(pipeline_dir, write, tmp_path, capsys):
