@@ -16,6 +16,7 @@ COMMANDS = (
     "pretrain_lm",
     "nearest_neighbours",
     "import_vectors",
+    "annotate",
 )
 
 

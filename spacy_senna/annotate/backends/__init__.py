@@ -1,0 +1,1 @@
+"""Ways to run the shards: in this process (with spaCy's multiprocessing) or on Ray."""

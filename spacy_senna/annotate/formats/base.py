@@ -1,0 +1,26 @@
+"""The interface every output format implements."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+from spacy.tokens import Doc
+
+from ..layers import Layers
+
+
+class DocFormat:
+    """Bytes for one shard's output: `add` per doc in order, then `finish` once."""
+
+    extension = ""
+
+    def __init__(self, layers: Layers) -> None:
+        self.layers = layers
+
+    def add(self, doc: Doc, meta: Optional[Dict[str, Any]] = None) -> bytes:
+        """The bytes that `doc` adds to the output (may be empty until `finish`)."""
+        raise NotImplementedError
+
+    def finish(self) -> bytes:
+        """The bytes that end the output."""
+        return b""

@@ -1,0 +1,68 @@
+"""`jsonl`: one JSON object per doc with tokens, tags, scored spans and SRL frames.
+
+`{"text", "meta" (JSONL input's other keys), "tokens": [{"text", "start", "end", "tag"}],
+"sents": [[start, end]], "chunks"/"ents": [{"start", "end", "label", "text", "score"}],
+"frames": [{"predicate", "verb", "arguments": [...]}]}`; spans are token offsets (end
+exclusive), scores the components' probabilities rounded to 4 places. Keys of layers the
+pipeline does not write are left out.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Optional
+
+from spacy.tokens import Doc
+
+from ..annotations import ScoredSpan, read_annotations
+from .base import DocFormat
+
+
+class JsonlFormat(DocFormat):
+    extension = "jsonl"
+
+    def add(self, doc: Doc, meta: Optional[Dict[str, Any]] = None) -> bytes:
+        annotations = read_annotations(doc, self.layers)
+        record: Dict[str, Any] = {"text": doc.text}
+        if meta is not None:
+            record["meta"] = meta
+        tokens = []
+        for token in doc:
+            entry: Dict[str, Any] = {
+                "text": token.text,
+                "start": token.idx,
+                "end": token.idx + len(token),
+            }
+            if annotations.tags is not None:
+                entry["tag"] = annotations.tags[token.i]
+            tokens.append(entry)
+        record["tokens"] = tokens
+        if doc.has_annotation("SENT_START"):
+            record["sents"] = [[s.start, s.end] for s in doc.sents]
+        if annotations.chunks is not None:
+            record["chunks"] = _spans(doc, annotations.chunks)
+        if annotations.ents is not None:
+            record["ents"] = _spans(doc, annotations.ents)
+        if annotations.frames is not None:
+            record["frames"] = [
+                {
+                    "predicate": frame.predicate,
+                    "verb": doc[frame.predicate].text,
+                    "arguments": _spans(doc, frame.arguments),
+                }
+                for frame in annotations.frames
+            ]
+        return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf8")
+
+
+def _spans(doc: Doc, spans: List[ScoredSpan]) -> List[Dict[str, Any]]:
+    return [
+        {
+            "start": span.start,
+            "end": span.end,
+            "label": span.label,
+            "text": doc[span.start : span.end].text,
+            "score": None if span.score is None else round(span.score, 4),
+        }
+        for span in spans
+    ]

@@ -1,0 +1,97 @@
+"""Load the pipeline to annotate with: clear errors, sentence splitting, long docs, GPU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, Optional
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.vocab import Vocab
+
+SENTENCES = ("split", "doc")
+
+
+class WhitespaceTokenizer:
+    """Tokens are the whitespace-separated words (SENNA's -usrtokens)."""
+
+    def __init__(self, vocab: Vocab) -> None:
+        self.vocab = vocab
+
+    def __call__(self, text: str) -> Doc:
+        words = text.split()
+        spaces = [True] * len(words)
+        if words:
+            spaces[-1] = False
+        return Doc(self.vocab, words=words, spaces=spaces)
+
+    def pipe(self, texts: Iterable[str], batch_size: int = 1000) -> Iterable[Doc]:
+        for text in texts:
+            yield self(text)
+
+
+def check_pipeline(name: str) -> None:
+    """Raise a clear error unless `name` is a pipeline directory or an installed package."""
+    path = Path(name)
+    if path.exists():
+        if not path.is_dir() or not (path / "config.cfg").is_file():
+            raise ValueError(
+                f"{name} is not a spaCy pipeline: expected a directory with a config.cfg "
+                "(e.g. training/model-best, or the output of spacy assemble)"
+            )
+    elif not spacy.util.is_package(name):
+        raise FileNotFoundError(
+            f"Pipeline not found: {name} is neither a directory nor an installed pipeline package"
+        )
+
+
+def load_pipeline(
+    name: str,
+    gpu_id: int = -1,
+    sentences: str = "split",
+    pretokenized: bool = False,
+    max_doc_chars: int = 100_000,
+) -> Language:
+    """`spacy.load(name)` made ready to annotate raw text.
+
+    sentences: "split" adds spaCy's rule-based sentencizer first unless a component
+        already sets sentence starts (the senna components label each sentence as one
+        sequence); "doc" keeps every doc as one sentence (SENNA's one sentence per line).
+    pretokenized: split tokens on whitespace only.
+    max_doc_chars: docs up to this length are accepted (spaCy's max_length).
+    gpu_id: >= 0 runs on that GPU (spacy.require_gpu).
+    """
+    if sentences not in SENTENCES:
+        raise ValueError(f"sentences must be one of {SENTENCES}, got {sentences!r}")
+    check_pipeline(name)
+    if gpu_id >= 0:
+        use_gpu(gpu_id)
+    try:
+        nlp = spacy.load(name)
+    except Exception as err:  # config errors, missing factories, corrupt weights, ...
+        raise ValueError(f"Could not load pipeline {name}: {type(err).__name__}: {err}") from err
+    if pretokenized:
+        nlp.tokenizer = WhitespaceTokenizer(nlp.vocab)
+    if sentences == "split" and not sets_sentences(nlp):
+        nlp.add_pipe("sentencizer", first=True)
+    nlp.max_length = max(nlp.max_length, max_doc_chars + 1)
+    return nlp
+
+
+def use_gpu(gpu_id: int) -> None:
+    """spacy.require_gpu(gpu_id), with a clear error when no GPU can be used."""
+    try:
+        spacy.require_gpu(gpu_id)
+    except Exception as err:
+        raise ValueError(f"Cannot use GPU {gpu_id}: {err}") from err
+
+
+def sets_sentences(nlp: Language) -> bool:
+    """Whether a component of the pipeline assigns sentence starts."""
+    return any("token.is_sent_start" in nlp.get_pipe_meta(name).assigns for name in nlp.pipe_names)
+
+
+def describe(nlp: Language, name: Optional[str] = None) -> str:
+    """`name: a → b → c` for status lines."""
+    return f"{name + ': ' if name else ''}{' → '.join(nlp.pipe_names) or '(tokenizer only)'}"

@@ -1,0 +1,92 @@
+"""What one shard's annotation produced, and the run's summary."""
+
+from __future__ import annotations
+
+import resource
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+from spacy.tokens import Doc
+
+
+@dataclass
+class ShardResult:
+    """Docs and words annotated for one shard, or the error that stopped it."""
+
+    name: str
+    source: str
+    docs: int = 0
+    words: int = 0
+    error: Optional[str] = None
+    peak_rss_mib: float = 0.0  # of the worker that annotated it (Ray), 0 when unknown
+
+
+@dataclass
+class BackendRun:
+    """What a backend returns: shard results, annotation seconds, largest worker RSS."""
+
+    results: List[ShardResult]
+    seconds: float
+    worker_peak_rss_mib: float = 0.0
+
+
+@dataclass
+class RunSummary:
+    """Totals of a run; `seconds` counts annotation only, `total_seconds` pipeline loading too."""
+
+    docs: int = 0
+    words: int = 0
+    seconds: float = 0.0
+    total_seconds: float = 0.0
+    shards_done: int = 0
+    shards_skipped: int = 0
+    failures: List[Tuple[str, str]] = field(default_factory=list)
+    driver_peak_rss_mib: float = 0.0
+    worker_peak_rss_mib: float = 0.0
+    workers: int = 1
+    backend: str = "local"
+
+    @property
+    def words_per_second(self) -> float:
+        return self.words / self.seconds if self.seconds > 0 else 0.0
+
+    def add(self, result: ShardResult) -> None:
+        if result.error is not None:
+            self.failures.append((result.source, result.error))
+            return
+        self.shards_done += 1
+        self.docs += result.docs
+        self.words += result.words
+
+    def as_dict(self) -> Dict[str, Any]:
+        values = asdict(self)
+        values["words_per_second"] = round(self.words_per_second, 1)
+        values["failures"] = [list(f) for f in self.failures]
+        return values
+
+    def lines(self) -> List[str]:
+        """The summary printed at the end of a run."""
+        lines = [
+            f"✔ Annotated {self.docs:,} docs, {self.words:,} words in {self.seconds:,.1f} s "
+            f"({self.words_per_second:,.0f} words/s; {self.total_seconds:,.1f} s with "
+            f"pipeline loading); {self.shards_done:,} shards written, "
+            f"{self.shards_skipped:,} already complete",
+            f"  backend {self.backend}, {self.workers} worker(s); peak RSS: driver "
+            f"{self.driver_peak_rss_mib:,.0f} MiB, "
+            f"largest worker {self.worker_peak_rss_mib:,.0f} MiB",
+        ]
+        if self.failures:
+            lines.append(f"✘ {len(self.failures)} input(s) or shard(s) failed:")
+            lines += [f"  {source}: {message}" for source, message in self.failures]
+        return lines
+
+
+def count_words(doc: Doc) -> int:
+    """Tokens that are not only whitespace."""
+    return sum(1 for token in doc if not token.is_space)
+
+
+def peak_rss_mib(children: bool = False) -> float:
+    """Peak resident memory of this process (or of its largest waited-for child), MiB."""
+    who = resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF
+    return resource.getrusage(who).ru_maxrss / 1024

@@ -1,0 +1,133 @@
+"""An annotation run: plan the shards, skip complete ones, annotate the rest, summarise."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import BinaryIO, List, Optional, Sequence
+
+from .formats import FORMATS, get_format
+from .loading import check_pipeline, load_pipeline
+from .output import (
+    is_complete,
+    remove_outputs,
+    remove_partials,
+    update_manifest,
+    write_manifest,
+)
+from .progress import Progress
+from .results import BackendRun, RunSummary, peak_rss_mib
+from .settings import AnnotateSettings
+from .shards import STDIN, Shard, list_inputs, plan_shards
+
+STDIN_COPY = ".stdin"
+
+
+def annotate(
+    pipeline: str,
+    inputs: Sequence[str],
+    output_dir: Path,
+    settings: Optional[AnnotateSettings] = None,
+    stdin: Optional[BinaryIO] = None,
+) -> RunSummary:
+    """Annotate `inputs` (files, directories, "-" for stdin) into shard files in `output_dir`.
+
+    Shards whose output is complete are skipped (unless `settings.overwrite`); inputs or
+    shards that cannot be read are reported in `RunSummary.failures` while the others
+    are still annotated.
+    """
+    settings = settings or AnnotateSettings()
+    settings.check()
+    if not inputs:
+        raise ValueError("No inputs given")
+    run_start = time.perf_counter()
+    check_pipeline(pipeline)
+    pipeline = _absolute(pipeline)
+    output_dir = Path(os.path.abspath(output_dir))
+    if output_dir.exists() and not output_dir.is_dir():
+        raise ValueError(f"--output {output_dir} exists and is not a directory")
+    extension = get_format(settings.format).extension
+    stdin_copy = output_dir / STDIN_COPY
+    files = list_inputs(inputs, settings.input_format, output_dir, stdin_copy)
+    recorded = {"pipeline": pipeline, **settings.output_settings()}
+    write_manifest(output_dir, recorded, settings.overwrite)
+    if settings.overwrite:
+        remove_outputs(output_dir, [f.extension for f in FORMATS.values()])
+    remove_partials(output_dir)
+
+    try:
+        if STDIN in inputs:
+            _save_stdin(stdin or sys.stdin.buffer, stdin_copy)
+            # stdin cannot be resumed: what was piped in last time is unknown
+            for old in output_dir.glob(f"stdin.*.{extension}"):
+                old.unlink()
+        plan = plan_shards(files, settings.shard_bytes, settings.doc_unit)
+        todo = [s for s in plan.shards if not is_complete(output_dir, s, extension)]
+        summary = RunSummary(
+            shards_skipped=len(plan.shards) - len(todo),
+            workers=settings.n_process,
+            backend=settings.backend,
+        )
+        progress = Progress(len(todo), bar=settings.progress)
+        for source, message in plan.errors:
+            summary.failures.append((source, message))
+            progress.message(f"✘ {message}")
+        if summary.shards_skipped:
+            progress.message(
+                f"ℹ {summary.shards_skipped} of {len(plan.shards)} shards already complete in "
+                f"{output_dir}; skipping them (--overwrite redoes them)"
+            )
+        try:
+            run = _run_backend(pipeline, todo, output_dir, settings, progress) if todo else None
+        finally:
+            progress.close()
+    finally:
+        stdin_copy.unlink(missing_ok=True)
+    if run is not None:
+        for result in run.results:
+            summary.add(result)
+        summary.seconds = run.seconds
+        summary.worker_peak_rss_mib = run.worker_peak_rss_mib
+    summary.total_seconds = time.perf_counter() - run_start
+    summary.driver_peak_rss_mib = peak_rss_mib()
+    if settings.backend == "local" and settings.n_process == 1:
+        summary.worker_peak_rss_mib = summary.driver_peak_rss_mib
+    update_manifest(output_dir, {"last_run": summary.as_dict()})
+    return summary
+
+
+def _run_backend(
+    pipeline: str,
+    shards: List[Shard],
+    output_dir: Path,
+    settings: AnnotateSettings,
+    progress: Progress,
+) -> BackendRun:
+    if settings.backend == "ray":
+        from .backends.ray import run_ray
+
+        return run_ray(pipeline, shards, output_dir, settings, progress)
+    from .backends.local import run_local
+
+    nlp = load_pipeline(
+        pipeline,
+        gpu_id=settings.gpu_id,
+        sentences=settings.sentences,
+        pretokenized=settings.pretokenized,
+        max_doc_chars=settings.max_doc_chars,
+    )
+    return run_local(nlp, shards, output_dir, settings, progress)
+
+
+def _absolute(pipeline: str) -> str:
+    """A pipeline directory as an absolute path (workers may run elsewhere)."""
+    return os.path.abspath(pipeline) if Path(pipeline).exists() else pipeline
+
+
+def _save_stdin(stream: BinaryIO, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as f:
+        shutil.copyfileobj(stream, f, 1 << 20)
