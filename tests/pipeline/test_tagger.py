@@ -17,7 +17,7 @@ from spacy.util import make_tempdir
 import spacy_senna  # noqa: F401
 from spacy_senna.models import get_net
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 TRAIN_DATA = [
     ("I like green eggs", ["PRP", "VBP", "JJ", "NNS"]),
