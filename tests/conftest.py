@@ -1,4 +1,5 @@
-"""Shared test setup: single-threaded torch, and the installed-package guard.
+"""Shared test setup: single-threaded torch, the installed-package guard, and the fixtures
+that tests in more than one folder use (fixtures of one folder live in its conftest.py).
 
 The tests import `spacy_senna` from wherever it is installed (pytest runs with
 `--import-mode=importlib`, so nothing puts the repository on sys.path). With
@@ -7,6 +8,7 @@ from inside the repository, e.g. because `python -m pytest` put the current dire
 on sys.path: CI tests the built wheel, not the source tree.
 """
 
+import gzip
 import os
 from pathlib import Path
 
@@ -35,3 +37,56 @@ def pytest_configure(config: pytest.Config) -> None:
             "`pytest` script (or `python -P -m pytest`) in an environment where spacy-senna "
             "is installed from its wheel."
         )
+
+
+# small made-up files in the benchmark formats: the converters and the convert command
+
+WSJ_POS = "The\tDT\ncat\tNN\nsat\tVBD\n.\t.\n\nIt\tPRP\nran\tVBD\n"
+CONLL2000 = (
+    "The DT B-NP\ncat NN I-NP\nsat VBD B-VP\non IN B-PP\nmats NNS B-NP\n. . O\n\nGo VB B-VP\n"
+)
+CONLL2003 = (
+    "-DOCSTART- -X- -X- O\n"
+    "\n"
+    "Ann NNP I-NP I-PER\n"
+    "Lee NNP I-NP I-PER\n"
+    "Bob NNP I-NP B-PER\n"
+    "saw VBD I-VP O\n"
+    "New NNP I-NP I-LOC\n"
+    "York NNP I-NP I-LOC\n"
+    "\n"
+    "-DOCSTART- -X- -X- O\n"
+    "\n"
+    "Hi UH O O\n"
+)
+
+
+def _write_input(path: Path, text: str, gz: bool = False) -> Path:
+    data = text.encode("utf8")
+    path.write_bytes(gzip.compress(data) if gz else data)
+    return path
+
+
+@pytest.fixture
+def write_input():
+    """`write_input(path, text, gz=False)`: write `text` as UTF-8 (gzipped if `gz`) to
+    `path` and return `path`."""
+    return _write_input
+
+
+@pytest.fixture
+def wsj_pos_text() -> str:
+    """Two sentences in the WSJ POS format (WORD<tab>TAG)."""
+    return WSJ_POS
+
+
+@pytest.fixture
+def conll2000_text() -> str:
+    """Two sentences in the CoNLL-2000 chunking format."""
+    return CONLL2000
+
+
+@pytest.fixture
+def conll2003_text() -> str:
+    """Two documents (-DOCSTART-) in the CoNLL-2003 NER format, with IOB1 tags."""
+    return CONLL2003

@@ -1,0 +1,72 @@
+"""`python -m spacy_senna convert`: output names, the written DocBins, and bad arguments."""
+
+import pytest
+from spacy.tokens import DocBin
+from spacy.vocab import Vocab
+
+from spacy_senna.cli import main
+from spacy_senna.commands.convert import output_name
+
+
+@pytest.mark.parametrize(
+    "name,expected",
+    [
+        ("train.tsv.gz", "train.spacy"),
+        ("eng.testb.gz", "eng.testb.spacy"),
+        ("en_ewt-ud-dev.conllu.gz", "en_ewt-ud-dev.spacy"),
+        ("test.txt", "test.spacy"),
+        ("eng.train", "eng.train.spacy"),
+    ],
+)
+def test_output_name(tmp_path, name, expected):
+    assert output_name(tmp_path / name) == expected
+
+
+def test_convert_cli(tmp_path, capsys, write_input, conll2003_text):
+    path = write_input(tmp_path / "eng.testb.gz", conll2003_text, gz=True)
+    out_dir = tmp_path / "out" / "nested"
+    main(["convert", str(path), str(out_dir), "--converter", "conll2003"])
+    out_path = out_dir / "eng.testb.spacy"
+    assert capsys.readouterr().out.strip() == (f"✔ Generated output file (2 documents): {out_path}")
+    docs = list(DocBin().from_disk(out_path).get_docs(Vocab()))
+    assert [d.text for d in docs] == ["Ann Lee Bob saw New York", "Hi"]
+    assert [(e.label_, e.start, e.end) for e in docs[0].ents] == [
+        ("PER", 0, 2),
+        ("PER", 2, 3),
+        ("LOC", 4, 6),
+    ]
+    assert [s.label_ for s in docs[0].spans["chunks"]] == ["NP", "VP", "NP"]
+    assert [t.tag_ for t in docs[0]][:2] == ["NNP", "NNP"]
+
+
+def test_convert_cli_n_sents(tmp_path, capsys, write_input, conll2000_text):
+    path = write_input(tmp_path / "test.txt", conll2000_text + "\n" + conll2000_text)
+    main(["convert", str(path), str(tmp_path), "-c", "conll2000", "--n-sents", "3"])
+    assert "(2 documents)" in capsys.readouterr().out
+    docs = list(DocBin().from_disk(tmp_path / "test.spacy").get_docs(Vocab()))
+    assert [len(list(d.sents)) for d in docs] == [3, 1]
+    assert docs[0].text == "The cat sat on mats . Go The cat sat on mats ."
+    chunks = [(s.label_, s.start, s.end) for s in docs[0].spans["chunks"]]
+    assert chunks[3:6] == [("NP", 4, 5), ("VP", 6, 7), ("NP", 7, 9)]
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--converter", "nope"], "Unknown converter 'nope'; available: wsj-pos, conllu"),
+        (["--converter", "wsj-pos", "--n-sents", "0"], "--n-sents must be at least 1"),
+    ],
+)
+def test_convert_cli_errors(tmp_path, capsys, write_input, wsj_pos_text, args, message):
+    path = write_input(tmp_path / "train.tsv", wsj_pos_text)
+    with pytest.raises(SystemExit) as exc:
+        main(["convert", str(path), str(tmp_path / "out"), *args])
+    assert exc.value.code == 1
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out" / "train.spacy").exists()
+
+
+def test_convert_cli_missing_input(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["convert", str(tmp_path / "nope.tsv"), str(tmp_path), "-c", "wsj-pos"])
+    assert "not found" in capsys.readouterr().err
