@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from spacy.tokens import Doc, Span
 
 import spacy_senna
 
@@ -90,3 +91,35 @@ def conll2000_text() -> str:
 def conll2003_text() -> str:
     """Two documents (-DOCSTART-) in the CoNLL-2003 NER format, with IOB1 tags."""
     return CONLL2003
+
+
+# SRL: gold frames on a Doc, and the frames a Doc holds (the SRL component, scorer, converter)
+
+
+def _srl_reference_doc(vocab, words, tags, frames):
+    doc = Doc(vocab, words=words, tags=tags)
+    doc.spans["srl_predicates"] = [Span(doc, p, p + 1, label="x") for p in frames]
+    for p, args in frames.items():
+        doc.spans[f"srl:{p}"] = [Span(doc, s, e, label=lab) for lab, s, e in args]
+    return doc
+
+
+def _srl_frames_of(doc):
+    return {
+        f.predicate.i: sorted((s.label_, s.start, s.end) for s in f.arguments)
+        for f in doc._.srl_frames
+    }
+
+
+@pytest.fixture(scope="session")
+def srl_reference_doc():
+    """`srl_reference_doc(vocab, words, tags, {predicate: [(label, start, end), ...]})`: a
+    Doc with POS tags, the predicates in `srl_predicates` and each frame in `srl:<i>`."""
+    return _srl_reference_doc
+
+
+@pytest.fixture(scope="session")
+def srl_frames_of():
+    """`srl_frames_of(doc)`: {predicate index: sorted [(label, start, end), ...]} of
+    `doc._.srl_frames`."""
+    return _srl_frames_of

@@ -4,9 +4,11 @@ binary, undecodable or truncated files named in a ValueError."""
 import gzip
 
 import pytest
+from spacy.lang.en import English
+from spacy.tokens import DocBin
 from spacy.vocab import Vocab
 
-from spacy_senna.converters import CONVERTERS
+from spacy_senna.converters import CONVERTERS, read_conll2005
 
 # small made-up fixtures in each benchmark format (wsj-pos, conll2000 and conll2003 ones are
 # the conftest fixtures wsj_pos_text, conll2000_text, conll2003_text)
@@ -26,6 +28,18 @@ CONLLU = (
     "1\tEnron\t_\tX\tNNP\t_\t0\troot\t_\t_\n"
     "\n"
 )
+CONLL2005 = """\
+The DT (S1(S(NP* * - - (A0* *
+cat NN *) * - - *) *
+chased VBD (VP* * 01 chase (V*) *
+the DT (NP* * - - (A1* (A0*
+mouse NN *)) * - - *) *)
+barked VBD (VP*) * 01 bark * (V*)
+. . *)) * - - * *
+
+Dogs NNS (S1(S(NP*) * - -
+. . *)) * - -
+"""
 
 
 def _read(name, path):
@@ -135,3 +149,68 @@ def test_empty_binary_and_undecodable_files(tmp_path, write_input, wsj_pos_text,
     truncated.write_bytes(gzip.compress(wsj_pos_text.encode() * 50)[:40])
     with pytest.raises(ValueError, match="truncated.gz"):
         _read(name, truncated)
+
+
+def test_conll2005_converter_writes_tags_predicates_and_frames(
+    tmp_path, write_input, srl_frames_of
+):
+    vocab = English().vocab
+    docs = list(read_conll2005(write_input(tmp_path / "srl.txt.gz", CONLL2005, gz=True), vocab))
+    assert len(docs) == 2
+    doc = docs[0]
+    assert doc[2].tag_ == "VBD"
+    assert [(s.start, s.label_) for s in doc.spans["srl_predicates"]] == [(2, "chase"), (5, "bark")]
+    assert srl_frames_of(doc) == {
+        2: [("A0", 0, 2), ("A1", 3, 5), ("V", 2, 3)],
+        5: [("A0", 3, 5), ("V", 5, 6)],
+    }
+    assert len(docs[1].spans["srl_predicates"]) == 0 and docs[1]._.srl_frames == []
+    reloaded = list(DocBin(docs=docs, store_user_data=True).get_docs(vocab))
+    assert (
+        srl_frames_of(reloaded[0]) == srl_frames_of(doc) and "srl_predicates" in reloaded[1].spans
+    )
+
+
+@pytest.mark.parametrize(
+    "broken, message",
+    [
+        (CONLL2005.replace("(A1* (A0*", "(A1 (A0*"), "Start-End tag"),
+        (CONLL2005.replace("mouse NN *)) * - - *) *)", "mouse NN *)) * - - * *)"), "never closed"),
+        (CONLL2005.replace("cat NN *) * - - *) *", "cat NN *) * - - *)"), "same number"),
+        (CONLL2005.replace("01 bark", "- -"), "argument columns"),
+        (CONLL2005.replace("(V*) *\n", "* *\n"), "not inside the V argument"),
+        (CONLL2005.replace("the DT (NP* * - - (A1*", "the DT (NP* * - - (A1*)"), "closes no open"),
+    ],
+)
+def test_conll2005_converter_names_the_broken_line(tmp_path, write_input, broken, message):
+    path = write_input(tmp_path / "broken.txt.gz", broken, gz=True)
+    with pytest.raises(ValueError, match=message):
+        list(read_conll2005(path, English().vocab))
+
+
+def test_conll2005_converter_writes_the_level0_segments_of_the_parse(tmp_path, write_input):
+    doc = next(
+        read_conll2005(write_input(tmp_path / "srl.txt.gz", CONLL2005, gz=True), English().vocab)
+    )
+    # (S1(S(NP The cat) (VP chased (NP the mouse)) (VP barked) .)): "." hangs off the top S
+    assert [(s.label_, s.start, s.end) for s in doc.spans["pt0"]] == [
+        ("NP", 0, 2),
+        ("VP", 2, 3),
+        ("NP", 3, 5),
+        ("VP", 5, 6),
+    ]
+
+
+@pytest.mark.parametrize(
+    "parse, message",
+    [("(S1(S(NP(NP*", "never closed"), ("(S1*))", "closes more"), ("S1*", "parse tag")],
+)
+def test_level0_segments_name_a_broken_parse_line(tmp_path, write_input, parse, message):
+    lines = CONLL2005.splitlines()
+    columns = lines[0].split()
+    columns[2] = parse
+    text = "\n".join([" ".join(columns), *lines[1:]]) + "\n"
+    with pytest.raises(ValueError, match=message):
+        list(
+            read_conll2005(write_input(tmp_path / "broken.txt.gz", text, gz=True), English().vocab)
+        )
