@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import torch
 from spacy.tokens import Doc, Span
+from spacy.training import Example
 
 import spacy_senna
 
@@ -123,3 +124,49 @@ def srl_frames_of():
     """`srl_frames_of(doc)`: {predicate index: sorted [(label, start, end), ...]} of
     `doc._.srl_frames`."""
     return _srl_frames_of
+
+
+# NER and chunking: (text, POS tags, entities, chunks) of two sentences, as training examples
+
+SPAN_SENTENCES = [
+    (
+        "John Smith visited Paris today",
+        ["NNP", "NNP", "VBD", "NNP", "NN"],
+        [(0, 2, "PER"), (3, 4, "LOC")],
+        [(0, 2, "NP"), (2, 3, "VP"), (3, 4, "NP"), (4, 5, "NP")],
+    ),
+    (
+        "Mary saw the big house in Berlin",
+        ["NNP", "VBD", "DT", "JJ", "NN", "IN", "NNP"],
+        [(0, 1, "PER"), (6, 7, "LOC")],
+        [(0, 1, "NP"), (1, 2, "VP"), (2, 5, "NP"), (5, 6, "PP"), (6, 7, "NP")],
+    ),
+]
+
+
+def _span_examples(nlp):
+    examples = []
+    for text, tags, ents, chunks in SPAN_SENTENCES:
+        doc = nlp.make_doc(text)
+        ref = Doc(nlp.vocab, words=[t.text for t in doc], spaces=[bool(t.whitespace_) for t in doc])
+        for token, tag in zip(ref, tags):
+            token.tag_ = tag
+        ref.ents = [
+            ref.char_span(ref[s].idx, ref[e - 1].idx + len(ref[e - 1]), lab) for s, e, lab in ents
+        ]
+        ref.spans["chunks"] = [Span(ref, s, e, label=label) for s, e, label in chunks]
+        examples.append(Example(doc, ref))
+    return examples
+
+
+@pytest.fixture(scope="session")
+def span_sentences():
+    """[(text, POS tags, [(start, end, entity type)], [(start, end, chunk type)])]."""
+    return SPAN_SENTENCES
+
+
+@pytest.fixture(scope="session")
+def span_examples():
+    """`span_examples(nlp)`: Examples of `span_sentences`, the reference holding the POS
+    tags, the entities (doc.ents) and the chunks (doc.spans["chunks"])."""
+    return _span_examples
