@@ -170,3 +170,27 @@ def span_examples():
     """`span_examples(nlp)`: Examples of `span_sentences`, the reference holding the POS
     tags, the entities (doc.ents) and the chunks (doc.spans["chunks"])."""
     return _span_examples
+
+
+# POS tagging: two tagged sentences, as training examples
+
+TAGGED_SENTENCES = [
+    ("I like green eggs", ["PRP", "VBP", "JJ", "NNS"]),
+    ("Eat blue ham", ["VB", "JJ", "NN"]),
+]
+
+
+def _tagger_examples(nlp):
+    return [Example.from_dict(nlp.make_doc(t), {"tags": tags}) for t, tags in TAGGED_SENTENCES]
+
+
+@pytest.fixture(scope="session")
+def tagged_sentences():
+    """[(text, POS tags)] of two sentences."""
+    return TAGGED_SENTENCES
+
+
+@pytest.fixture(scope="session")
+def tagger_examples():
+    """`tagger_examples(nlp)`: Examples of `tagged_sentences` (gold tags)."""
+    return _tagger_examples
