@@ -18,6 +18,7 @@ from spacy.tokens import Doc, Span
 from spacy.training import Example
 
 import spacy_senna
+from spacy_senna.cli import main
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 
@@ -194,3 +195,122 @@ def tagged_sentences():
 def tagger_examples():
     """`tagger_examples(nlp)`: Examples of `tagged_sentences` (gold tags)."""
     return _tagger_examples
+
+
+# the command line: a one-line failure, an input file, a file in the way of an output
+
+CLI_CONLL2000 = (
+    "The DT B-NP\ncat NN I-NP\nsat VBD B-VP\n\nGo VB B-VP\n\nDogs NNS B-NP\nbark VBP B-VP\n"
+)
+
+
+def _fail_line(capsys, *argv) -> str:
+    """Run the CLI, expecting exit code 1; return its one `✘` line (warnings may precede it)."""
+    with pytest.raises(SystemExit) as exc:
+        main([str(arg) for arg in argv])
+    assert exc.value.code == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert [line for line in lines if line.startswith("✘")] == lines[-1:], err
+    return lines[-1]
+
+
+@pytest.fixture
+def fail_line():
+    """`fail_line(capsys, *argv)`: run the CLI, expecting exit code 1 and no traceback;
+    return its one `✘` line."""
+    return _fail_line
+
+
+@pytest.fixture
+def conll(tmp_path):
+    """train.txt: three sentences in the CoNLL-2000 format."""
+    path = tmp_path / "train.txt"
+    path.write_text(CLI_CONLL2000, encoding="utf8")
+    return path
+
+
+@pytest.fixture
+def afile(tmp_path):
+    """A plain file where a command may expect a directory."""
+    path = tmp_path / "afile"
+    path.write_text("not a directory\n", encoding="utf8")
+    return path
+
+
+# conlleval.pl's input format and its reports on it (scoring/test_conlleval.py, score conll)
+
+# fmt: off
+HAND = (
+    "The DT B-NP B-NP\n"
+    "cat NN I-NP I-NP\n"
+    "sat VBD B-VP B-VP\n"
+    "on IN B-PP B-NP\n"
+    "the DT B-NP I-NP\n"
+    "mat NN I-NP I-NP\n"
+    ". . O O\n"
+    "\n"
+    "It PRP B-NP B-NP\n"
+    "ran VBD B-VP O\n"
+)
+# gold: NP(0,2) VP(2,3) PP(3,4) NP(4,6) | NP(0,1) VP(1,2) -> 6 phrases
+# pred: NP(0,2) VP(2,3) NP(3,6)         | NP(0,1)         -> 4 phrases, 3 correct
+# tags equal on 6 of 9 tokens; NP: 2/3 found, 2/3 gold; PP: 0/0, 0/1; VP: 1/1, 1/2
+HAND_REPORT = (
+    "processed 9 tokens with 6 phrases; found: 4 phrases; correct: 3.\n"
+    "accuracy:  66.67%; precision:  75.00%; recall:  50.00%; FB1:  60.00\n"
+    "               NP: precision:  66.67%; recall:  66.67%; FB1:  66.67  3\n"
+    "               PP: precision:   0.00%; recall:   0.00%; FB1:   0.00  0\n"
+    "               VP: precision: 100.00%; recall:  50.00%; FB1:  66.67  1\n"
+)
+# IOB1 NER; -DOCSTART- is an ordinary token for conlleval, `-X-` lines are boundaries
+NER = (
+    "-DOCSTART- -X- O O\n"
+    "\n"
+    "Ann NNP I-PER I-PER\n"
+    "Lee NNP I-PER I-PER\n"
+    "Bob NNP B-PER I-PER\n"
+    "in IN O O\n"
+    "Rome NNP I-LOC I-ORG\n"
+    "-X- x O O\n"
+    "Paris NNP I-LOC B-LOC\n"
+)
+# gold PER(Ann Lee) PER(Bob) LOC(Rome) LOC(Paris); pred PER(Ann Lee Bob) ORG(Rome) LOC(Paris)
+NER_REPORT = (
+    "processed 7 tokens with 4 phrases; found: 3 phrases; correct: 1.\n"
+    "accuracy:  57.14%; precision:  33.33%; recall:  25.00%; FB1:  28.57\n"
+    "              LOC: precision: 100.00%; recall:  50.00%; FB1:  66.67  1\n"
+    "              ORG: precision:   0.00%; recall:   0.00%; FB1:   0.00  1\n"
+    "              PER: precision:   0.00%; recall:   0.00%; FB1:   0.00  1\n"
+)
+# bracket and bare tags, and conlleval.pl's duplicated row for the empty type (from the script)
+WILD = "a [ X\nb ] .\nc X [\nd . ]\ne O X\nf B-X O\n"
+WILD_REPORT = (
+    "processed 6 tokens with 3 phrases; found: 2 phrases; correct: 0.\n"
+    "accuracy:   0.00%; precision:   0.00%; recall:   0.00%; FB1:   0.00\n"
+    "                 : precision:   0.00%; recall:   0.00%; FB1:   0.00  2\n"
+    "                 : precision:   0.00%; recall:   0.00%; FB1:   0.00  2\n"
+    "                X: precision:   0.00%; recall:   0.00%; FB1:   0.00  0\n"
+)
+RAW = "a NN NN\nb VB NN\nc DT DT\n"
+RAW_REPORT = (
+    "processed 3 tokens with 3 phrases; found: 3 phrases; correct: 2.\n"
+    "accuracy:  66.67%; precision:  66.67%; recall:  66.67%; FB1:  66.67\n"
+    "               DT: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+    "               NN: precision:  50.00%; recall: 100.00%; FB1:  66.67  2\n"
+    "               VB: precision:   0.00%; recall:   0.00%; FB1:   0.00  0\n"
+)
+# fmt: on
+
+
+@pytest.fixture(scope="session")
+def conlleval_cases():
+    """{name: (conlleval input, conlleval.pl's report on it)}: "hand" (chunks), "ner"
+    (IOB1, -DOCSTART- and -X- lines), "wild" (bracket and bare tags), "raw" (for -r)."""
+    return {
+        "hand": (HAND, HAND_REPORT),
+        "ner": (NER, NER_REPORT),
+        "wild": (WILD, WILD_REPORT),
+        "raw": (RAW, RAW_REPORT),
+    }

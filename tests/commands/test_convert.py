@@ -1,4 +1,7 @@
-"""`python -m spacy_senna convert`: output names, the written DocBins, and bad arguments."""
+"""`python -m spacy_senna convert`: output names, the written DocBins, bad arguments, and
+outputs replaced only by complete files."""
+
+import os
 
 import pytest
 from spacy.tokens import DocBin
@@ -70,3 +73,78 @@ def test_convert_cli_missing_input(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["convert", str(tmp_path / "nope.tsv"), str(tmp_path), "-c", "wsj-pos"])
     assert "not found" in capsys.readouterr().err
+
+
+def _unwritable(directory):
+    directory.mkdir()
+    directory.chmod(0o500)
+    if os.access(directory, os.W_OK):
+        directory.chmod(0o700)
+        pytest.skip("permissions are not enforced for this user (root)")
+    return directory
+
+
+def test_convert_into_a_file(capsys, conll, afile, fail_line):
+    line = fail_line(capsys, "convert", conll, afile, "-c", "conll2000")
+    assert line == f"✘ {afile}: exists and is not a directory"
+
+
+def test_convert_under_a_file(capsys, conll, afile, fail_line):
+    line = fail_line(capsys, "convert", conll, afile / "out", "-c", "conll2000")
+    assert line == f"✘ {afile / 'out'}: cannot create it: {afile} is not a directory"
+
+
+def test_convert_into_an_unwritable_directory(capsys, tmp_path, conll, fail_line):
+    locked = _unwritable(tmp_path / "locked")
+    try:
+        line = fail_line(capsys, "convert", conll, locked, "-c", "conll2000")
+    finally:
+        locked.chmod(0o700)
+    assert line == f"✘ {locked / 'train.spacy'}: permission denied"
+    assert list(locked.iterdir()) == []
+
+
+def test_convert_onto_a_directory(capsys, tmp_path, conll, fail_line):
+    (tmp_path / "out" / "train.spacy").mkdir(parents=True)
+    line = fail_line(capsys, "convert", conll, tmp_path / "out", "-c", "conll2000")
+    assert line == f"✘ {tmp_path / 'out' / 'train.spacy'}: is a directory, expected a file"
+
+
+def test_convert_failing_half_way_keeps_the_old_output(
+    capsys, monkeypatch, tmp_path, conll, fail_line, disk_full_after_half
+):
+    out = tmp_path / "out"
+    main(["convert", str(conll), str(out), "-c", "conll2000", "-n", "3"])
+    old = (out / "train.spacy").read_bytes()
+    disk_full_after_half(monkeypatch, DocBin, "to_disk")
+    line = fail_line(capsys, "convert", conll, out, "-c", "conll2000")
+    assert line == f"✘ {out / 'train.spacy'}: no space left on device"
+    assert sorted(p.name for p in out.iterdir()) == ["train.spacy"]
+    assert (out / "train.spacy").read_bytes() == old
+    assert len(list(DocBin().from_disk(out / "train.spacy").get_docs(Vocab()))) == 1
+
+
+@pytest.mark.parametrize(
+    "content,problem",
+    [
+        (b"The DT B-NP\n\xff\xfe NN I-NP\n", ":2: expected UTF-8 text"),
+        (b"The DT B-NP\ncat NN\n", ":2: expected 3 space-separated columns"),
+        (b"\x00\x01\x02binary", ":1: expected a text file, found binary data"),
+    ],
+)
+def test_convert_garbled_input(capsys, tmp_path, content, problem, fail_line):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(content)
+    line = fail_line(capsys, "convert", path, tmp_path / "out", "-c", "conll2000")
+    assert line.startswith(f"✘ {path}{problem}")
+    assert not (tmp_path / "out" / "bad.spacy").exists()
+
+
+def test_convert_missing_or_directory_input(capsys, tmp_path, fail_line):
+    missing = tmp_path / "missing.txt"
+    assert fail_line(capsys, "convert", missing, tmp_path, "-c", "conll2000") == (
+        f"✘ {missing}: file not found"
+    )
+    assert fail_line(capsys, "convert", tmp_path, tmp_path, "-c", "conll2000") == (
+        f"✘ {tmp_path}: is a directory, expected a file"
+    )
