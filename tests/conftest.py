@@ -1,4 +1,5 @@
-"""Shared test setup: single-threaded torch, and the installed-package guard.
+"""Shared test setup: single-threaded torch, the installed-package guard, and the fixtures
+that tests in more than one folder use (fixtures of one folder live in its conftest.py).
 
 The tests import `spacy_senna` from wherever it is installed (pytest runs with
 `--import-mode=importlib`, so nothing puts the repository on sys.path). With
@@ -7,13 +8,17 @@ from inside the repository, e.g. because `python -m pytest` put the current dire
 on sys.path: CI tests the built wheel, not the source tree.
 """
 
+import gzip
 import os
 from pathlib import Path
 
 import pytest
 import torch
+from spacy.tokens import Doc, Span
+from spacy.training import Example
 
 import spacy_senna
+from spacy_senna.cli import main
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 
@@ -35,3 +40,277 @@ def pytest_configure(config: pytest.Config) -> None:
             "`pytest` script (or `python -P -m pytest`) in an environment where spacy-senna "
             "is installed from its wheel."
         )
+
+
+# small made-up files in the benchmark formats: the converters and the convert command
+
+WSJ_POS = "The\tDT\ncat\tNN\nsat\tVBD\n.\t.\n\nIt\tPRP\nran\tVBD\n"
+CONLL2000 = (
+    "The DT B-NP\ncat NN I-NP\nsat VBD B-VP\non IN B-PP\nmats NNS B-NP\n. . O\n\nGo VB B-VP\n"
+)
+CONLL2003 = (
+    "-DOCSTART- -X- -X- O\n"
+    "\n"
+    "Ann NNP I-NP I-PER\n"
+    "Lee NNP I-NP I-PER\n"
+    "Bob NNP I-NP B-PER\n"
+    "saw VBD I-VP O\n"
+    "New NNP I-NP I-LOC\n"
+    "York NNP I-NP I-LOC\n"
+    "\n"
+    "-DOCSTART- -X- -X- O\n"
+    "\n"
+    "Hi UH O O\n"
+)
+
+
+def _write_input(path: Path, text: str, gz: bool = False) -> Path:
+    data = text.encode("utf8")
+    path.write_bytes(gzip.compress(data) if gz else data)
+    return path
+
+
+@pytest.fixture
+def write_input():
+    """`write_input(path, text, gz=False)`: write `text` as UTF-8 (gzipped if `gz`) to
+    `path` and return `path`."""
+    return _write_input
+
+
+@pytest.fixture
+def wsj_pos_text() -> str:
+    """Two sentences in the WSJ POS format (WORD<tab>TAG)."""
+    return WSJ_POS
+
+
+@pytest.fixture
+def conll2000_text() -> str:
+    """Two sentences in the CoNLL-2000 chunking format."""
+    return CONLL2000
+
+
+@pytest.fixture
+def conll2003_text() -> str:
+    """Two documents (-DOCSTART-) in the CoNLL-2003 NER format, with IOB1 tags."""
+    return CONLL2003
+
+
+# SRL: gold frames on a Doc, and the frames a Doc holds (the SRL component, scorer, converter)
+
+
+def _srl_reference_doc(vocab, words, tags, frames):
+    doc = Doc(vocab, words=words, tags=tags)
+    doc.spans["srl_predicates"] = [Span(doc, p, p + 1, label="x") for p in frames]
+    for p, args in frames.items():
+        doc.spans[f"srl:{p}"] = [Span(doc, s, e, label=lab) for lab, s, e in args]
+    return doc
+
+
+def _srl_frames_of(doc):
+    return {
+        f.predicate.i: sorted((s.label_, s.start, s.end) for s in f.arguments)
+        for f in doc._.srl_frames
+    }
+
+
+@pytest.fixture(scope="session")
+def srl_reference_doc():
+    """`srl_reference_doc(vocab, words, tags, {predicate: [(label, start, end), ...]})`: a
+    Doc with POS tags, the predicates in `srl_predicates` and each frame in `srl:<i>`."""
+    return _srl_reference_doc
+
+
+@pytest.fixture(scope="session")
+def srl_frames_of():
+    """`srl_frames_of(doc)`: {predicate index: sorted [(label, start, end), ...]} of
+    `doc._.srl_frames`."""
+    return _srl_frames_of
+
+
+# NER and chunking: (text, POS tags, entities, chunks) of two sentences, as training examples
+
+SPAN_SENTENCES = [
+    (
+        "John Smith visited Paris today",
+        ["NNP", "NNP", "VBD", "NNP", "NN"],
+        [(0, 2, "PER"), (3, 4, "LOC")],
+        [(0, 2, "NP"), (2, 3, "VP"), (3, 4, "NP"), (4, 5, "NP")],
+    ),
+    (
+        "Mary saw the big house in Berlin",
+        ["NNP", "VBD", "DT", "JJ", "NN", "IN", "NNP"],
+        [(0, 1, "PER"), (6, 7, "LOC")],
+        [(0, 1, "NP"), (1, 2, "VP"), (2, 5, "NP"), (5, 6, "PP"), (6, 7, "NP")],
+    ),
+]
+
+
+def _span_examples(nlp):
+    examples = []
+    for text, tags, ents, chunks in SPAN_SENTENCES:
+        doc = nlp.make_doc(text)
+        ref = Doc(nlp.vocab, words=[t.text for t in doc], spaces=[bool(t.whitespace_) for t in doc])
+        for token, tag in zip(ref, tags):
+            token.tag_ = tag
+        ref.ents = [
+            ref.char_span(ref[s].idx, ref[e - 1].idx + len(ref[e - 1]), lab) for s, e, lab in ents
+        ]
+        ref.spans["chunks"] = [Span(ref, s, e, label=label) for s, e, label in chunks]
+        examples.append(Example(doc, ref))
+    return examples
+
+
+@pytest.fixture(scope="session")
+def span_sentences():
+    """[(text, POS tags, [(start, end, entity type)], [(start, end, chunk type)])]."""
+    return SPAN_SENTENCES
+
+
+@pytest.fixture(scope="session")
+def span_examples():
+    """`span_examples(nlp)`: Examples of `span_sentences`, the reference holding the POS
+    tags, the entities (doc.ents) and the chunks (doc.spans["chunks"])."""
+    return _span_examples
+
+
+# POS tagging: two tagged sentences, as training examples
+
+TAGGED_SENTENCES = [
+    ("I like green eggs", ["PRP", "VBP", "JJ", "NNS"]),
+    ("Eat blue ham", ["VB", "JJ", "NN"]),
+]
+
+
+def _tagger_examples(nlp):
+    return [Example.from_dict(nlp.make_doc(t), {"tags": tags}) for t, tags in TAGGED_SENTENCES]
+
+
+@pytest.fixture(scope="session")
+def tagged_sentences():
+    """[(text, POS tags)] of two sentences."""
+    return TAGGED_SENTENCES
+
+
+@pytest.fixture(scope="session")
+def tagger_examples():
+    """`tagger_examples(nlp)`: Examples of `tagged_sentences` (gold tags)."""
+    return _tagger_examples
+
+
+# the command line: a one-line failure, an input file, a file in the way of an output
+
+CLI_CONLL2000 = (
+    "The DT B-NP\ncat NN I-NP\nsat VBD B-VP\n\nGo VB B-VP\n\nDogs NNS B-NP\nbark VBP B-VP\n"
+)
+
+
+def _fail_line(capsys, *argv) -> str:
+    """Run the CLI, expecting exit code 1; return its one `✘` line (warnings may precede it)."""
+    with pytest.raises(SystemExit) as exc:
+        main([str(arg) for arg in argv])
+    assert exc.value.code == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert [line for line in lines if line.startswith("✘")] == lines[-1:], err
+    return lines[-1]
+
+
+@pytest.fixture
+def fail_line():
+    """`fail_line(capsys, *argv)`: run the CLI, expecting exit code 1 and no traceback;
+    return its one `✘` line."""
+    return _fail_line
+
+
+@pytest.fixture
+def conll(tmp_path):
+    """train.txt: three sentences in the CoNLL-2000 format."""
+    path = tmp_path / "train.txt"
+    path.write_text(CLI_CONLL2000, encoding="utf8")
+    return path
+
+
+@pytest.fixture
+def afile(tmp_path):
+    """A plain file where a command may expect a directory."""
+    path = tmp_path / "afile"
+    path.write_text("not a directory\n", encoding="utf8")
+    return path
+
+
+# conlleval.pl's input format and its reports on it (scoring/test_conlleval.py, score conll)
+
+# fmt: off
+HAND = (
+    "The DT B-NP B-NP\n"
+    "cat NN I-NP I-NP\n"
+    "sat VBD B-VP B-VP\n"
+    "on IN B-PP B-NP\n"
+    "the DT B-NP I-NP\n"
+    "mat NN I-NP I-NP\n"
+    ". . O O\n"
+    "\n"
+    "It PRP B-NP B-NP\n"
+    "ran VBD B-VP O\n"
+)
+# gold: NP(0,2) VP(2,3) PP(3,4) NP(4,6) | NP(0,1) VP(1,2) -> 6 phrases
+# pred: NP(0,2) VP(2,3) NP(3,6)         | NP(0,1)         -> 4 phrases, 3 correct
+# tags equal on 6 of 9 tokens; NP: 2/3 found, 2/3 gold; PP: 0/0, 0/1; VP: 1/1, 1/2
+HAND_REPORT = (
+    "processed 9 tokens with 6 phrases; found: 4 phrases; correct: 3.\n"
+    "accuracy:  66.67%; precision:  75.00%; recall:  50.00%; FB1:  60.00\n"
+    "               NP: precision:  66.67%; recall:  66.67%; FB1:  66.67  3\n"
+    "               PP: precision:   0.00%; recall:   0.00%; FB1:   0.00  0\n"
+    "               VP: precision: 100.00%; recall:  50.00%; FB1:  66.67  1\n"
+)
+# IOB1 NER; -DOCSTART- is an ordinary token for conlleval, `-X-` lines are boundaries
+NER = (
+    "-DOCSTART- -X- O O\n"
+    "\n"
+    "Ann NNP I-PER I-PER\n"
+    "Lee NNP I-PER I-PER\n"
+    "Bob NNP B-PER I-PER\n"
+    "in IN O O\n"
+    "Rome NNP I-LOC I-ORG\n"
+    "-X- x O O\n"
+    "Paris NNP I-LOC B-LOC\n"
+)
+# gold PER(Ann Lee) PER(Bob) LOC(Rome) LOC(Paris); pred PER(Ann Lee Bob) ORG(Rome) LOC(Paris)
+NER_REPORT = (
+    "processed 7 tokens with 4 phrases; found: 3 phrases; correct: 1.\n"
+    "accuracy:  57.14%; precision:  33.33%; recall:  25.00%; FB1:  28.57\n"
+    "              LOC: precision: 100.00%; recall:  50.00%; FB1:  66.67  1\n"
+    "              ORG: precision:   0.00%; recall:   0.00%; FB1:   0.00  1\n"
+    "              PER: precision:   0.00%; recall:   0.00%; FB1:   0.00  1\n"
+)
+# bracket and bare tags, and conlleval.pl's duplicated row for the empty type (from the script)
+WILD = "a [ X\nb ] .\nc X [\nd . ]\ne O X\nf B-X O\n"
+WILD_REPORT = (
+    "processed 6 tokens with 3 phrases; found: 2 phrases; correct: 0.\n"
+    "accuracy:   0.00%; precision:   0.00%; recall:   0.00%; FB1:   0.00\n"
+    "                 : precision:   0.00%; recall:   0.00%; FB1:   0.00  2\n"
+    "                 : precision:   0.00%; recall:   0.00%; FB1:   0.00  2\n"
+    "                X: precision:   0.00%; recall:   0.00%; FB1:   0.00  0\n"
+)
+RAW = "a NN NN\nb VB NN\nc DT DT\n"
+RAW_REPORT = (
+    "processed 3 tokens with 3 phrases; found: 3 phrases; correct: 2.\n"
+    "accuracy:  66.67%; precision:  66.67%; recall:  66.67%; FB1:  66.67\n"
+    "               DT: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+    "               NN: precision:  50.00%; recall: 100.00%; FB1:  66.67  2\n"
+    "               VB: precision:   0.00%; recall:   0.00%; FB1:   0.00  0\n"
+)
+# fmt: on
+
+
+@pytest.fixture(scope="session")
+def conlleval_cases():
+    """{name: (conlleval input, conlleval.pl's report on it)}: "hand" (chunks), "ner"
+    (IOB1, -DOCSTART- and -X- lines), "wild" (bracket and bare tags), "raw" (for -r)."""
+    return {
+        "hand": (HAND, HAND_REPORT),
+        "ner": (NER, NER_REPORT),
+        "wild": (WILD, WILD_REPORT),
+        "raw": (RAW, RAW_REPORT),
+    }

@@ -1,4 +1,5 @@
-"""`pretrain-lm`: options generated from the settings, a run from the command line."""
+"""`pretrain-lm`: options generated from the settings, a run from the command line, and
+bad inputs and outputs as one line."""
 
 import random
 
@@ -74,3 +75,12 @@ def test_cli_pretrain(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "✔ Wrote" in err and "paris" not in err.split("✔")[0]
     assert spacy.load(out).vocab.vectors.n_keys > 0
+
+
+def test_pretrain_lm_errors(capsys, tmp_path, afile, fail_line):
+    text = tmp_path / "text.txt"
+    text.write_text("a b c\n", encoding="utf8")
+    missing = tmp_path / "missing.txt"
+    assert str(missing) in fail_line(capsys, "pretrain-lm", missing, tmp_path / "lm", "--quiet")
+    line = fail_line(capsys, "pretrain-lm", text, afile / "lm", "--quiet")
+    assert line.startswith(f"✘ {afile / 'lm'}") and f"{afile} is not a directory" in line

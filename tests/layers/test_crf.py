@@ -1,12 +1,14 @@
-"""The CRF against brute-force enumeration of every path on small random problems."""
+"""The CRF against brute-force enumeration of every path on small random problems, and
+CRF.span_log_probs: exact span probabilities from one forward-backward pass."""
 
 import itertools
 
+import numpy
 import pytest
 import torch
 
 from spacy_senna.layers.crf import CRF
-from spacy_senna.layers.word_likelihood import WordLevelLikelihood
+from spacy_senna.tags import allowed_transitions, biluo_labels
 
 
 def random_crf(C, seed, *, use_end=False, constrained=False, dtype=torch.float64):
@@ -49,16 +51,6 @@ def all_paths(crf, em, length, constrained):
         yield path, path_score(crf, em[:length], path, constrained)
 
 
-def random_batch(C, seed, dtype=torch.float64, T=6):
-    g = torch.Generator().manual_seed(seed)
-    lengths = torch.tensor([T, 1, 3, T - 1])
-    em = torch.randn(len(lengths), T, C, generator=g, dtype=dtype) * 2
-    tags = torch.randint(0, C, (len(lengths), T), generator=g)
-    missing = torch.rand(len(lengths), T, generator=g) < 0.3
-    tags = tags.masked_fill(missing, -1)
-    return em, tags, lengths
-
-
 CASES = [
     (C, seed, end, con)
     for C in (2, 3, 5)
@@ -69,7 +61,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("C,seed,use_end,constrained", CASES)
-def test_against_brute_force(C, seed, use_end, constrained):
+def test_against_brute_force(random_batch, C, seed, use_end, constrained):
     T = 6 if C < 5 else 5
     crf = random_crf(C, seed, use_end=use_end, constrained=constrained)
     em, tags, lengths = random_batch(C, seed + 10, T=T)
@@ -110,7 +102,7 @@ def test_against_brute_force(C, seed, use_end, constrained):
         assert torch.all(decoded[b, L:] == -1) and torch.all(paths[b, :, L:] == -1)
 
 
-def test_kbest_paths_are_distinct_and_sorted():
+def test_kbest_paths_are_distinct_and_sorted(random_batch):
     crf = random_crf(4, 3)
     em, _, lengths = random_batch(4, 5)
     paths, scores = crf.kbest(em, lengths, 6)
@@ -120,7 +112,7 @@ def test_kbest_paths_are_distinct_and_sorted():
         assert len(rows) == 6 if lengths[b] > 1 else len(rows) == 5  # 4 paths + the -1 row
 
 
-def test_span_probability_is_the_probability_of_the_labelled_span():
+def test_span_probability_is_the_probability_of_the_labelled_span(random_batch):
     crf = random_crf(3, 7)
     em, _, lengths = random_batch(3, 8)
     span = torch.full_like(em[:, :, 0], -1, dtype=torch.long)
@@ -130,7 +122,7 @@ def test_span_probability_is_the_probability_of_the_labelled_span():
     assert torch.allclose(logp.exp(), marg[:, 0, 1], atol=1e-6)
 
 
-def test_gradcheck():
+def test_gradcheck(random_batch):
     crf = random_crf(3, 2, use_end=True)
     em, tags, lengths = random_batch(3, 4)
     em.requires_grad_(True)
@@ -166,7 +158,7 @@ class CRFLossFn(torch.autograd.Function):
         return tuple(x * g for x in ctx.grads) + (None, None, None)
 
 
-def test_gradcheck_transitions_directly():
+def test_gradcheck_transitions_directly(random_batch):
     """Gradients of the hand-written forward-backward, checked numerically end to end."""
     crf = random_crf(4, 11)
     em, tags, lengths = random_batch(4, 12)
@@ -187,7 +179,7 @@ def test_gradcheck_transitions_directly():
     assert torch.allclose(analytic, numeric, atol=1e-5)
 
 
-def test_padding_never_changes_results():
+def test_padding_never_changes_results(random_batch):
     crf = random_crf(5, 1, use_end=True, dtype=torch.float32)
     em, tags, lengths = random_batch(5, 2, dtype=torch.float32)
     padded = torch.cat([em, torch.full((4, 7, 5), 1e6)], dim=1)
@@ -277,18 +269,85 @@ def test_training_reduces_loss_and_fits_a_tiny_set():
     assert crf.decode(em, lengths).tolist() == [[0, 1, 2, 3, 0], [3, 3, 1, -1, -1]]
 
 
-def test_word_level_likelihood_is_token_cross_entropy():
-    wll = WordLevelLikelihood(4).double()
-    em, tags, lengths = random_batch(4, 3)
-    nll = wll.nll(em, tags, lengths)
-    for b, L in enumerate(lengths.tolist()):
-        known = tags[b, :L] >= 0
-        ce = torch.nn.functional.cross_entropy(
-            em[b, :L][known], tags[b, :L][known], reduction="sum"
-        )
-        assert nll[b].item() == pytest.approx(ce.item(), abs=1e-8)
-    decoded = wll.decode(em, lengths)
-    for b, L in enumerate(lengths.tolist()):
-        assert decoded[b, :L].tolist() == em[b, :L].argmax(1).tolist()
-    assert torch.allclose(wll.marginals(em, lengths)[0], torch.softmax(em[0], 1))
-    assert not any(p.requires_grad for p in wll.parameters())
+TAGS = biluo_labels(["A", "B"])
+INDEX = {tag: i for i, tag in enumerate(TAGS)}
+SPANS = [(0, 0, 1, "A"), (0, 2, 5, "B"), (0, 10, 12, "A"), (1, 0, 7, "A"), (2, 0, 1, "B")]
+
+
+def constrained_crf():
+    torch.manual_seed(0)
+    crf = CRF(len(TAGS))
+    with torch.no_grad():
+        crf.transitions.normal_()
+        crf.start.normal_()
+    masks = allowed_transitions(TAGS, "BILUO")
+    crf.set_constraints(*(torch.tensor(numpy.array(m)) for m in masks))
+    return crf.double()
+
+
+def span_tensors(spans):
+    def tag(prefix, label):
+        return INDEX[f"{prefix}-{label}"]
+
+    one = [e - s == 1 for _, s, e, _ in spans]
+    columns = (
+        [r for r, *_ in spans],
+        [s for _, s, _, _ in spans],
+        [e for _, _, e, _ in spans],
+        [tag("U" if u else "B", lab) for (*_, lab), u in zip(spans, one)],
+        [tag("I", lab) for *_, lab in spans],
+        [tag("U" if u else "L", lab) for (*_, lab), u in zip(spans, one)],
+    )
+    return [torch.tensor(c) for c in columns]
+
+
+def clamped_reference(crf, emissions, lengths, spans):
+    out = []
+    for r, s, e, label in spans:
+        tags = torch.full((1, emissions.shape[1]), -1)
+        if e - s == 1:
+            tags[0, s] = INDEX[f"U-{label}"]
+        else:
+            tags[0, s], tags[0, s + 1 : e - 1], tags[0, e - 1] = (
+                INDEX[f"B-{label}"],
+                INDEX[f"I-{label}"],
+                INDEX[f"L-{label}"],
+            )
+        out.append(float(crf.sequence_log_prob(emissions[r : r + 1], tags, lengths[r : r + 1])))
+    return numpy.array(out)
+
+
+@pytest.mark.parametrize("scale", [1.0, 3.0])
+def test_span_log_probs_equal_clamped_partition_functions(scale):
+    crf = constrained_crf()
+    torch.manual_seed(1)
+    emissions = torch.randn(3, 12, len(TAGS), dtype=torch.double) * scale
+    lengths = torch.tensor([12, 7, 1])
+    got = crf.span_log_probs(emissions, lengths, *span_tensors(SPANS))
+    with torch.no_grad():
+        expected = clamped_reference(crf, emissions, lengths, SPANS)
+    numpy.testing.assert_allclose(got.numpy(), expected, atol=1e-9)
+
+
+def test_span_log_probs_survive_underflow_of_the_scaled_recursion():
+    crf = constrained_crf()
+    torch.manual_seed(2)
+    emissions = torch.randn(3, 12, len(TAGS), dtype=torch.double) * 3
+    # position 3 allows only U-A and position 4 only I-B in float64's exp: the scaled
+    # recursion's mass vanishes, so the exact log-space computation takes over
+    emissions[0, 3:5, :] = -1e6
+    emissions[0, 3, INDEX["U-A"]] = 0.0
+    emissions[0, 4, INDEX["I-B"]] = 0.0
+    lengths = torch.tensor([12, 7, 1])
+    got = crf.span_log_probs(emissions, lengths, *span_tensors(SPANS))
+    with torch.no_grad():
+        expected = clamped_reference(crf, emissions, lengths, SPANS)
+    assert numpy.isfinite(got.numpy()).all()
+    numpy.testing.assert_allclose(got.numpy(), expected, atol=1e-6)
+
+
+def test_no_spans_gives_an_empty_result():
+    crf = constrained_crf()
+    empty = [torch.zeros(0, dtype=torch.long)] * 6
+    emissions = torch.randn(1, 3, len(TAGS), dtype=torch.double)
+    assert crf.span_log_probs(emissions, torch.tensor([3]), *empty).shape == (0,)

@@ -1,33 +1,18 @@
+"""The benchmark-format converters: each format read into Docs, and malformed, empty,
+binary, undecodable or truncated files named in a ValueError."""
+
 import gzip
 
 import pytest
+from spacy.lang.en import English
 from spacy.tokens import DocBin
 from spacy.vocab import Vocab
 
-from spacy_senna.cli import main
-from spacy_senna.commands.convert import output_name
-from spacy_senna.converters import CONVERTERS
+from spacy_senna.converters import CONVERTERS, read_conll2005
 
-# small made-up fixtures in each benchmark format
-WSJ_POS = "The\tDT\ncat\tNN\nsat\tVBD\n.\t.\n\nIt\tPRP\nran\tVBD\n"
+# small made-up fixtures in each benchmark format (wsj-pos, conll2000 and conll2003 ones are
+# the conftest fixtures wsj_pos_text, conll2000_text, conll2003_text)
 WSJ_PT0 = "The\tDT\tB-NP\ncat\tNN\tI-NP\nsat\tVBD\tB-VP\n.\t.\tO\n\nIt\tPRP\tB-NP\n"
-CONLL2000 = (
-    "The DT B-NP\ncat NN I-NP\nsat VBD B-VP\non IN B-PP\nmats NNS B-NP\n. . O\n\nGo VB B-VP\n"
-)
-CONLL2003 = (
-    "-DOCSTART- -X- -X- O\n"
-    "\n"
-    "Ann NNP I-NP I-PER\n"
-    "Lee NNP I-NP I-PER\n"
-    "Bob NNP I-NP B-PER\n"
-    "saw VBD I-VP O\n"
-    "New NNP I-NP I-LOC\n"
-    "York NNP I-NP I-LOC\n"
-    "\n"
-    "-DOCSTART- -X- -X- O\n"
-    "\n"
-    "Hi UH O O\n"
-)
 CONLLU = (
     "# sent_id = 1\n"
     "# text = I don't know.\n"
@@ -43,12 +28,18 @@ CONLLU = (
     "1\tEnron\t_\tX\tNNP\t_\t0\troot\t_\t_\n"
     "\n"
 )
+CONLL2005 = """\
+The DT (S1(S(NP* * - - (A0* *
+cat NN *) * - - *) *
+chased VBD (VP* * 01 chase (V*) *
+the DT (NP* * - - (A1* (A0*
+mouse NN *)) * - - *) *)
+barked VBD (VP*) * 01 bark * (V*)
+. . *)) * - - * *
 
-
-def _write(path, text, gz=False):
-    data = text.encode("utf8")
-    path.write_bytes(gzip.compress(data) if gz else data)
-    return path
+Dogs NNS (S1(S(NP*) * - -
+. . *)) * - -
+"""
 
 
 def _read(name, path):
@@ -61,8 +52,8 @@ def _check_doc_basics(doc):
 
 
 @pytest.mark.parametrize("gz", [False, True])
-def test_wsj_pos(tmp_path, gz):
-    docs = _read("wsj-pos", _write(tmp_path / "train.tsv", WSJ_POS, gz))
+def test_wsj_pos(tmp_path, write_input, wsj_pos_text, gz):
+    docs = _read("wsj-pos", write_input(tmp_path / "train.tsv", wsj_pos_text, gz))
     assert [[t.text for t in d] for d in docs] == [["The", "cat", "sat", "."], ["It", "ran"]]
     assert [t.tag_ for t in docs[0]] == ["DT", "NN", "VBD", "."]
     assert docs[0].text == "The cat sat ."
@@ -70,13 +61,13 @@ def test_wsj_pos(tmp_path, gz):
         _check_doc_basics(doc)
 
 
-def test_gzip_detected_by_magic_bytes(tmp_path):
-    docs = _read("wsj-pos", _write(tmp_path / "no_suffix", WSJ_POS, gz=True))
+def test_gzip_detected_by_magic_bytes(tmp_path, write_input, wsj_pos_text):
+    docs = _read("wsj-pos", write_input(tmp_path / "no_suffix", wsj_pos_text, gz=True))
     assert len(docs) == 2
 
 
-def test_wsj_pt0(tmp_path):
-    docs = _read("wsj-pt0", _write(tmp_path / "dev.tsv.gz", WSJ_PT0, gz=True))
+def test_wsj_pt0(tmp_path, write_input):
+    docs = _read("wsj-pt0", write_input(tmp_path / "dev.tsv.gz", WSJ_PT0, gz=True))
     assert [(s.label_, s.start, s.end) for s in docs[0].spans["pt0"]] == [
         ("NP", 0, 2),
         ("VP", 2, 3),
@@ -85,8 +76,8 @@ def test_wsj_pt0(tmp_path):
     assert [s.label_ for s in docs[1].spans["pt0"]] == ["NP"]
 
 
-def test_conll2000(tmp_path):
-    docs = _read("conll2000", _write(tmp_path / "test.txt", CONLL2000))
+def test_conll2000(tmp_path, write_input, conll2000_text):
+    docs = _read("conll2000", write_input(tmp_path / "test.txt", conll2000_text))
     chunks = [(s.label_, s.start, s.end) for s in docs[0].spans["chunks"]]
     assert chunks == [("NP", 0, 2), ("VP", 2, 3), ("PP", 3, 4), ("NP", 4, 5)]
     assert [t.tag_ for t in docs[0]][:3] == ["DT", "NN", "VBD"]
@@ -95,8 +86,8 @@ def test_conll2000(tmp_path):
         _check_doc_basics(doc)
 
 
-def test_conll2003_iob1_and_docstart(tmp_path):
-    docs = _read("conll2003", _write(tmp_path / "eng.testb", CONLL2003, gz=True))
+def test_conll2003_iob1_and_docstart(tmp_path, write_input, conll2003_text):
+    docs = _read("conll2003", write_input(tmp_path / "eng.testb", conll2003_text, gz=True))
     assert [len(d) for d in docs] == [6, 1]  # -DOCSTART- lines dropped
     ents = [(e.label_, e.start, e.end) for e in docs[0].ents]
     assert ents == [("PER", 0, 2), ("PER", 2, 3), ("LOC", 4, 6)]
@@ -106,8 +97,8 @@ def test_conll2003_iob1_and_docstart(tmp_path):
     assert docs[1].ents == () and [t.ent_iob_ for t in docs[1]] == ["O"]
 
 
-def test_conllu(tmp_path):
-    docs = _read("conllu", _write(tmp_path / "en_ewt-ud-dev.conllu.gz", CONLLU, gz=True))
+def test_conllu(tmp_path, write_input):
+    docs = _read("conllu", write_input(tmp_path / "en_ewt-ud-dev.conllu.gz", CONLLU, gz=True))
     doc = docs[0]
     assert [t.text for t in doc] == ["I", "do", "n't", "know", "."]
     assert [t.tag_ for t in doc] == ["PRP", "VBP", "RB", "VB", "."]
@@ -133,8 +124,8 @@ def test_conllu(tmp_path):
         ("conllu", CONLLU.replace("PUNCT", "PUNC"), 9, "expected a UPOS tag"),
     ],
 )
-def test_malformed_input_names_file_and_line(tmp_path, name, text, line, expected):
-    path = _write(tmp_path / "bad.txt", text)
+def test_malformed_input_names_file_and_line(tmp_path, write_input, name, text, line, expected):
+    path = write_input(tmp_path / "bad.txt", text)
     with pytest.raises(ValueError) as exc:
         _read(name, path)
     assert f"{path}:{line}:" in str(exc.value)
@@ -142,8 +133,8 @@ def test_malformed_input_names_file_and_line(tmp_path, name, text, line, expecte
 
 
 @pytest.mark.parametrize("name", sorted(CONVERTERS))
-def test_empty_binary_and_undecodable_files(tmp_path, name):
-    empty = _write(tmp_path / "empty.txt", "\n\n")
+def test_empty_binary_and_undecodable_files(tmp_path, write_input, wsj_pos_text, name):
+    empty = write_input(tmp_path / "empty.txt", "\n\n")
     with pytest.raises(ValueError, match="contains no sentences"):
         _read(name, empty)
     binary = tmp_path / "binary.bin"
@@ -155,70 +146,71 @@ def test_empty_binary_and_undecodable_files(tmp_path, name):
     with pytest.raises(ValueError, match=r"latin1\.txt:2: expected UTF-8"):
         _read(name, latin1)
     truncated = tmp_path / "truncated.gz"
-    truncated.write_bytes(gzip.compress(WSJ_POS.encode() * 50)[:40])
+    truncated.write_bytes(gzip.compress(wsj_pos_text.encode() * 50)[:40])
     with pytest.raises(ValueError, match="truncated.gz"):
         _read(name, truncated)
 
 
+def test_conll2005_converter_writes_tags_predicates_and_frames(
+    tmp_path, write_input, srl_frames_of
+):
+    vocab = English().vocab
+    docs = list(read_conll2005(write_input(tmp_path / "srl.txt.gz", CONLL2005, gz=True), vocab))
+    assert len(docs) == 2
+    doc = docs[0]
+    assert doc[2].tag_ == "VBD"
+    assert [(s.start, s.label_) for s in doc.spans["srl_predicates"]] == [(2, "chase"), (5, "bark")]
+    assert srl_frames_of(doc) == {
+        2: [("A0", 0, 2), ("A1", 3, 5), ("V", 2, 3)],
+        5: [("A0", 3, 5), ("V", 5, 6)],
+    }
+    assert len(docs[1].spans["srl_predicates"]) == 0 and docs[1]._.srl_frames == []
+    reloaded = list(DocBin(docs=docs, store_user_data=True).get_docs(vocab))
+    assert (
+        srl_frames_of(reloaded[0]) == srl_frames_of(doc) and "srl_predicates" in reloaded[1].spans
+    )
+
+
 @pytest.mark.parametrize(
-    "name,expected",
+    "broken, message",
     [
-        ("train.tsv.gz", "train.spacy"),
-        ("eng.testb.gz", "eng.testb.spacy"),
-        ("en_ewt-ud-dev.conllu.gz", "en_ewt-ud-dev.spacy"),
-        ("test.txt", "test.spacy"),
-        ("eng.train", "eng.train.spacy"),
+        (CONLL2005.replace("(A1* (A0*", "(A1 (A0*"), "Start-End tag"),
+        (CONLL2005.replace("mouse NN *)) * - - *) *)", "mouse NN *)) * - - * *)"), "never closed"),
+        (CONLL2005.replace("cat NN *) * - - *) *", "cat NN *) * - - *)"), "same number"),
+        (CONLL2005.replace("01 bark", "- -"), "argument columns"),
+        (CONLL2005.replace("(V*) *\n", "* *\n"), "not inside the V argument"),
+        (CONLL2005.replace("the DT (NP* * - - (A1*", "the DT (NP* * - - (A1*)"), "closes no open"),
     ],
 )
-def test_output_name(tmp_path, name, expected):
-    assert output_name(tmp_path / name) == expected
+def test_conll2005_converter_names_the_broken_line(tmp_path, write_input, broken, message):
+    path = write_input(tmp_path / "broken.txt.gz", broken, gz=True)
+    with pytest.raises(ValueError, match=message):
+        list(read_conll2005(path, English().vocab))
 
 
-def test_convert_cli(tmp_path, capsys):
-    path = _write(tmp_path / "eng.testb.gz", CONLL2003, gz=True)
-    out_dir = tmp_path / "out" / "nested"
-    main(["convert", str(path), str(out_dir), "--converter", "conll2003"])
-    out_path = out_dir / "eng.testb.spacy"
-    assert capsys.readouterr().out.strip() == (f"✔ Generated output file (2 documents): {out_path}")
-    docs = list(DocBin().from_disk(out_path).get_docs(Vocab()))
-    assert [d.text for d in docs] == ["Ann Lee Bob saw New York", "Hi"]
-    assert [(e.label_, e.start, e.end) for e in docs[0].ents] == [
-        ("PER", 0, 2),
-        ("PER", 2, 3),
-        ("LOC", 4, 6),
+def test_conll2005_converter_writes_the_level0_segments_of_the_parse(tmp_path, write_input):
+    doc = next(
+        read_conll2005(write_input(tmp_path / "srl.txt.gz", CONLL2005, gz=True), English().vocab)
+    )
+    # (S1(S(NP The cat) (VP chased (NP the mouse)) (VP barked) .)): "." hangs off the top S
+    assert [(s.label_, s.start, s.end) for s in doc.spans["pt0"]] == [
+        ("NP", 0, 2),
+        ("VP", 2, 3),
+        ("NP", 3, 5),
+        ("VP", 5, 6),
     ]
-    assert [s.label_ for s in docs[0].spans["chunks"]] == ["NP", "VP", "NP"]
-    assert [t.tag_ for t in docs[0]][:2] == ["NNP", "NNP"]
-
-
-def test_convert_cli_n_sents(tmp_path, capsys):
-    path = _write(tmp_path / "test.txt", CONLL2000 + "\n" + CONLL2000)
-    main(["convert", str(path), str(tmp_path), "-c", "conll2000", "--n-sents", "3"])
-    assert "(2 documents)" in capsys.readouterr().out
-    docs = list(DocBin().from_disk(tmp_path / "test.spacy").get_docs(Vocab()))
-    assert [len(list(d.sents)) for d in docs] == [3, 1]
-    assert docs[0].text == "The cat sat on mats . Go The cat sat on mats ."
-    chunks = [(s.label_, s.start, s.end) for s in docs[0].spans["chunks"]]
-    assert chunks[3:6] == [("NP", 4, 5), ("VP", 6, 7), ("NP", 7, 9)]
 
 
 @pytest.mark.parametrize(
-    "args,message",
-    [
-        (["--converter", "nope"], "Unknown converter 'nope'; available: wsj-pos, conllu"),
-        (["--converter", "wsj-pos", "--n-sents", "0"], "--n-sents must be at least 1"),
-    ],
+    "parse, message",
+    [("(S1(S(NP(NP*", "never closed"), ("(S1*))", "closes more"), ("S1*", "parse tag")],
 )
-def test_convert_cli_errors(tmp_path, capsys, args, message):
-    path = _write(tmp_path / "train.tsv", WSJ_POS)
-    with pytest.raises(SystemExit) as exc:
-        main(["convert", str(path), str(tmp_path / "out"), *args])
-    assert exc.value.code == 1
-    assert message in capsys.readouterr().err
-    assert not (tmp_path / "out" / "train.spacy").exists()
-
-
-def test_convert_cli_missing_input(tmp_path, capsys):
-    with pytest.raises(SystemExit):
-        main(["convert", str(tmp_path / "nope.tsv"), str(tmp_path), "-c", "wsj-pos"])
-    assert "not found" in capsys.readouterr().err
+def test_level0_segments_name_a_broken_parse_line(tmp_path, write_input, parse, message):
+    lines = CONLL2005.splitlines()
+    columns = lines[0].split()
+    columns[2] = parse
+    text = "\n".join([" ".join(columns), *lines[1:]]) + "\n"
+    with pytest.raises(ValueError, match=message):
+        list(
+            read_conll2005(write_input(tmp_path / "broken.txt.gz", text, gz=True), English().vocab)
+        )

@@ -1,6 +1,9 @@
-"""`python -m spacy_senna score conll05 GOLD PRED`: srl-eval.pl's report, warnings, errors."""
+"""`python -m spacy_senna score conll FILE`: conlleval.pl's report, from a file or stdin, and
+one-line errors; `score conll05 GOLD PRED`: srl-eval.pl's report, warnings, errors."""
 
 import gzip
+import io
+import sys
 
 import pytest
 
@@ -85,3 +88,45 @@ def test_missing_file(capsys, tmp_path, files):
     with pytest.raises(SystemExit):
         main(["score", "conll05", files[0], str(tmp_path / "nope.props")])
     assert capsys.readouterr().err == f"✘ {tmp_path / 'nope.props'}: file not found\n"
+
+
+def test_score_cli_file_and_stdin(tmp_path, capsys, monkeypatch, conlleval_cases):
+    hand, hand_report = conlleval_cases["hand"]
+    ner, ner_report = conlleval_cases["ner"]
+    path = tmp_path / "output.txt"
+    path.write_text(hand, encoding="utf8")
+    main(["score", "conll", str(path)])
+    assert capsys.readouterr().out == hand_report
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(ner.encode("utf8"))))
+    main(["score", "conll", "-"])
+    assert capsys.readouterr().out == ner_report
+
+
+def test_score_cli_errors(tmp_path, capsys):
+    path = tmp_path / "bad.txt"
+    path.write_text("a B-NP B-NP\nb I-NP\n", encoding="utf8")
+    with pytest.raises(SystemExit) as exc:
+        main(["score", "conll", str(path)])
+    assert exc.value.code == 1
+    err = capsys.readouterr().err
+    assert "bad.txt:2" in err and "unexpected number of features: 2 (3)" in err
+    with pytest.raises(SystemExit):
+        main(["score", "conll", str(tmp_path / "missing.txt")])
+    assert "not found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("delimiter", ["[", "(", "a{2,1}"])
+def test_score_invalid_regex(capsys, conll, delimiter, fail_line):
+    line = fail_line(capsys, "score", "conll", "-d", delimiter, conll)
+    assert line.startswith(f"✘ -d {delimiter}: not a valid regular expression (")
+
+
+def test_score_inputs(capsys, tmp_path, fail_line):
+    missing = tmp_path / "missing.txt"
+    assert fail_line(capsys, "score", "conll", missing) == f"✘ {missing}: file not found"
+    assert fail_line(capsys, "score", "conll", tmp_path) == (
+        f"✘ {tmp_path}: is a directory, expected a file"
+    )
+    garbled = tmp_path / "garbled.txt"
+    garbled.write_text("a B-NP B-NP\nb\n", encoding="utf8")
+    assert fail_line(capsys, "score", "conll", garbled).startswith(f"✘ {garbled}:2: ")

@@ -1,12 +1,11 @@
-"""Small CLI commands: split-dev and the thread setting."""
+"""`split-dev`: the last documents of a corpus as dev, bad fractions, and outputs replaced
+only by complete files."""
 
 import pytest
-import torch
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
 from spacy_senna.cli import main
-from spacy_senna.threads import torch_threads
 
 
 def test_split_dev_takes_the_last_documents(tmp_path):
@@ -27,17 +26,16 @@ def test_split_dev_rejects_bad_fraction(tmp_path, capsys):
     assert "--fraction must be between 0 and 1" in capsys.readouterr().err
 
 
-def test_components_thread_setting_is_restored(monkeypatch):
-    before = torch.get_num_threads()
-    torch.set_num_threads(2)  # differs from the components' 1, so the restore path runs
-    try:
-        monkeypatch.setenv("SPACY_SENNA_THREADS", "1")
-        with torch_threads():
-            assert torch.get_num_threads() == 1
-        assert torch.get_num_threads() == 2
-    finally:
-        torch.set_num_threads(before)
-    monkeypatch.setenv("SPACY_SENNA_THREADS", "zero")
-    with pytest.raises(ValueError, match="SPACY_SENNA_THREADS"):
-        with torch_threads():
-            pass
+def test_split_dev_outputs(
+    capsys, monkeypatch, tmp_path, corpus, afile, fail_line, disk_full_after_half
+):
+    assert fail_line(capsys, "split-dev", corpus, afile) == (
+        f"✘ {afile}: exists and is not a directory"
+    )
+    out = tmp_path / "out"
+    main(["split-dev", str(corpus), str(out), "--fraction", "0.5"])
+    old = {p.name: p.read_bytes() for p in out.iterdir()}
+    disk_full_after_half(monkeypatch, DocBin, "to_disk")
+    line = fail_line(capsys, "split-dev", corpus, out, "--fraction", "0.2")
+    assert line == f"✘ {out / 'train.spacy'}: no space left on device"
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == old  # both old files intact

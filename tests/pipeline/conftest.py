@@ -1,0 +1,40 @@
+"""Fixtures of the component tests: senna_ner and senna_chunker trained on the conftest's
+`span_examples` (trained once per session: training is the slow part)."""
+
+import pytest
+from spacy.lang.en import English
+
+import spacy_senna  # noqa: F401
+from spacy_senna.readers import copy_inputs
+
+
+@pytest.fixture(scope="session")
+def train_span_labeler(span_examples):
+    """`train_span_labeler(component, steps=50, config=None)`: (nlp, losses per step) of a
+    blank English pipeline with `component` trained on `span_examples`, gold POS given."""
+
+    def train(component, steps=50, config=None):
+        nlp = English()
+        nlp.add_pipe(component, config=config or {})
+        examples = span_examples(nlp)
+        for eg in examples:  # gold POS on the input docs, as spacy-senna.Corpus.v1 provides
+            copy_inputs(eg, ["tag_"])
+        optimizer = nlp.initialize(lambda: examples)
+        losses = []
+        for _ in range(steps):
+            step = {}
+            nlp.update(examples, sgd=optimizer, losses=step)
+            losses.append(step[component])
+        return nlp, losses
+
+    return train
+
+
+@pytest.fixture(scope="session")
+def ner(train_span_labeler):
+    return train_span_labeler("senna_ner")
+
+
+@pytest.fixture(scope="session")
+def chunker(train_span_labeler):
+    return train_span_labeler("senna_chunker", steps=80)

@@ -1,0 +1,191 @@
+"""senna_srl: training, frames, save/load, the length limit, PT0 input, bad input."""
+
+import pytest
+import spacy
+from spacy.lang.en import English
+from spacy.tokens import Doc, Span
+from spacy.training import Example
+from spacy.util import make_tempdir
+
+import spacy_senna  # noqa: F401
+from spacy_senna.models import featurize_predicates
+from spacy_senna.readers import copy_inputs
+
+# words, POS, {predicate index: [(label, start, end), ...]} (V included, as in CoNLL-2005)
+SENTENCES = [
+    (
+        "The cat chased the mouse yesterday .".split(),
+        ["DT", "NN", "VBD", "DT", "NN", "NN", "."],
+        {2: [("A0", 0, 2), ("V", 2, 3), ("A1", 3, 5), ("AM-TMP", 5, 6)]},
+    ),
+    (
+        "Mary gave John a book and then left .".split(),
+        ["NNP", "VBD", "NNP", "DT", "NN", "CC", "RB", "VBD", "."],
+        {
+            1: [("A0", 0, 1), ("V", 1, 2), ("A2", 2, 3), ("A1", 3, 5)],
+            7: [("A0", 0, 1), ("AM-TMP", 6, 7), ("V", 7, 8)],
+        },
+    ),
+    ("Dogs bark .".split(), ["NNS", "VBP", "."], {1: [("A0", 0, 1), ("V", 1, 2)]}),
+]
+
+
+def make_examples(nlp, reference_doc):
+    examples = []
+    for words, tags, frames in SENTENCES:
+        ref = reference_doc(nlp.vocab, words, tags, frames)
+        eg = Example(Doc(nlp.vocab, words=words), ref)
+        copy_inputs(eg, [], ["srl_predicates"])  # given predicates, as spacy-senna.Corpus.v1
+        examples.append(eg)
+    return examples
+
+
+def input_doc(nlp, words, predicates):
+    doc = Doc(nlp.vocab, words=words)
+    doc.spans["srl_predicates"] = [Span(doc, p, p + 1) for p in predicates]
+    return doc
+
+
+@pytest.fixture(scope="module")
+def trained(srl_reference_doc):
+    nlp = English()
+    nlp.add_pipe("senna_srl")
+    examples = make_examples(nlp, srl_reference_doc)
+    optimizer = nlp.initialize(lambda: examples)
+    losses = []
+    for _ in range(60):
+        step = {}
+        nlp.update(examples, sgd=optimizer, losses=step)
+        losses.append(step["senna_srl"])
+    return nlp, losses
+
+
+def test_srl_overfits_given_predicates(trained, srl_frames_of):
+    nlp, losses = trained
+    assert losses[-1] < losses[0] * 0.05
+    for words, _, frames in SENTENCES:
+        doc = nlp(input_doc(nlp, words, list(frames)))
+        assert srl_frames_of(doc) == {p: sorted(args) for p, args in frames.items()}
+        for frame in doc._.srl_frames:
+            scores = frame.arguments.attrs["scores"]
+            assert len(scores) == len(frame.arguments) and (scores > 0.5).all()
+            assert frame.arguments.attrs["predicate"] == frame.predicate.i
+
+
+def test_each_predicate_gets_its_own_frame(trained):
+    nlp, _ = trained
+    words, _, frames = SENTENCES[1]
+    doc = nlp(input_doc(nlp, words, [1, 7]))
+    assert set(doc.spans) >= {"srl:1", "srl:7"}
+    gave, left = doc.spans["srl:1"], doc.spans["srl:7"]
+    assert ("A2", 2, 3) in [(s.label_, s.start, s.end) for s in gave]
+    assert ("AM-TMP", 6, 7) in [(s.label_, s.start, s.end) for s in left]
+
+
+def test_save_load_and_pipe_equal_call(trained, srl_frames_of):
+    nlp, _ = trained
+    inputs = [(w, list(f)) for w, _, f in SENTENCES] + [
+        ([], []),
+        (["Dogs"], []),
+        (["bark"] * 300, [0, 299]),
+    ]
+
+    def run(pipeline, batch_size=None):
+        docs = [input_doc(pipeline, w, p) for w, p in inputs]
+        if batch_size is None:
+            return [srl_frames_of(pipeline(d)) for d in docs]
+        return [srl_frames_of(d) for d in pipeline.pipe(docs, batch_size=batch_size)]
+
+    expected = run(nlp)
+    assert expected[3] == {} and expected[4] == {} and set(expected[5]) == {0, 299}
+    assert run(nlp, batch_size=2) == expected
+    assert run(nlp, batch_size=1) == expected
+    with make_tempdir() as d:
+        nlp.to_disk(d)
+        loaded = spacy.load(d)
+    assert run(loaded, batch_size=8) == expected
+
+
+def test_predicates_fall_back_to_verb_tags(trained, srl_frames_of):
+    nlp, _ = trained
+    words, tags, frames = SENTENCES[0]
+    doc = Doc(nlp.vocab, words=words, tags=tags)
+    assert srl_frames_of(nlp(doc)) == {2: sorted(frames[2])}
+
+
+def test_no_predicates_and_no_tags_warns_on_each_run_and_writes_nothing(trained):
+    nlp, _ = trained
+    for _ in range(2):
+        with pytest.warns(UserWarning, match="senna_tagger"):
+            doc = nlp("Dogs bark .")
+        assert doc._.srl_frames == []
+
+
+def test_sentences_over_the_length_limit_get_no_frame_and_a_warning(trained):
+    nlp, _ = trained
+    srl = nlp.get_pipe("senna_srl")
+    words = SENTENCES[2][0]
+    long = ["word"] * 30
+    starts = [True] + [False] * (len(words) - 1) + [True] + [False] * 29
+    doc = Doc(nlp.vocab, words=words + long, sent_starts=starts)
+    doc.spans["srl_predicates"] = [Span(doc, 1, 2), Span(doc, len(words) + 5, len(words) + 6)]
+    limit = srl.cfg["max_sentence_length"]
+    srl.cfg["max_sentence_length"] = 10
+    try:
+        with pytest.warns(UserWarning, match="over max_sentence_length = 10"):
+            doc = nlp(doc)
+    finally:
+        srl.cfg["max_sentence_length"] = limit
+    assert [f.predicate.i for f in doc._.srl_frames] == [1]
+    assert [f.predicate.i for f in nlp(doc)._.srl_frames] == [1, len(words) + 5]
+
+
+def test_a_batch_without_predicates_trains_as_a_no_op(srl_reference_doc):
+    nlp = English()
+    nlp.add_pipe("senna_srl")
+    examples = make_examples(nlp, srl_reference_doc)
+    optimizer = nlp.initialize(lambda: examples)
+    no_predicates = input_doc(nlp, "Nothing happened here .".split(), [])
+    losses = nlp.update([Example(no_predicates, no_predicates.copy())], sgd=optimizer)
+    assert losses["senna_srl"] == 0.0
+    losses = nlp.update(examples, sgd=optimizer)
+    assert losses["senna_srl"] > 0.0
+
+
+def test_rerunning_replaces_old_frames(trained, srl_frames_of):
+    nlp, _ = trained
+    doc = input_doc(nlp, SENTENCES[2][0], [1])
+    doc.spans["srl:0"] = [Span(doc, 1, 2, label="A0")]
+    assert list(srl_frames_of(nlp(doc))) == [1]
+
+
+def test_predicate_outside_the_doc_is_a_clear_error(trained):
+    nlp, _ = trained
+    model = nlp.get_pipe("senna_srl").model
+    doc = Doc(nlp.vocab, words=["Dogs", "bark"])
+    with pytest.raises(ValueError, match="outside the doc"):
+        featurize_predicates(model, [(doc, [2])], False)
+
+
+def test_evaluate_reports_srl_scores(trained, srl_reference_doc):
+    nlp, _ = trained
+    scores = nlp.evaluate(make_examples(nlp, srl_reference_doc))
+    assert scores["srl_f"] == 1.0 and set(scores["srl_per_type"]) == {"A0", "A1", "A2", "AM-TMP"}
+
+
+def test_srl_with_pt0_input_trains_and_warns_without_pt0_spans(srl_reference_doc):
+    nlp = English()
+    config = {"model": {"features": {"pt0": {"@misc": "spacy-senna.SpanTagFeature.v1"}}}}
+    nlp.add_pipe("senna_srl", config=config)
+    examples = make_examples(nlp, srl_reference_doc)
+    for eg in examples:
+        eg.reference.spans["pt0"] = [Span(eg.reference, 0, 1, "NP")]
+        copy_inputs(eg, [], ["srl_predicates", "pt0"])
+    optimizer = nlp.initialize(lambda: examples)
+    first = nlp.update(examples, sgd=optimizer)["senna_srl"]
+    for _ in range(30):
+        last = nlp.update(examples, sgd=optimizer, losses={})["senna_srl"]
+    assert last < first * 0.5
+    doc = input_doc(nlp, SENTENCES[0][0], [2])
+    with pytest.warns(UserWarning, match=r"doc.spans\['pt0'\]"):
+        assert [f.predicate.i for f in nlp(doc)._.srl_frames] == [2]

@@ -1,0 +1,63 @@
+"""Token features: SpanTagFeature (IOBES tags of a span group), unknown features and
+attributes named in the config error, the word table started from nlp.vocab.vectors."""
+
+import numpy
+import pytest
+from spacy.lang.en import English
+from spacy.tokens import Doc, Span
+from spacy.util import registry
+
+import spacy_senna  # noqa: F401
+from spacy_senna.lexicon import UNKNOWN
+from spacy_senna.models import get_net
+
+
+def test_span_tag_feature_reads_iobes_and_marks_a_missing_group_unknown():
+    vocab = English().vocab
+    feature = registry.misc.get("spacy-senna.SpanTagFeature.v1")(spans_key="pt0", width=5)
+    doc = Doc(vocab, words="The big cat sat down".split())
+    doc.spans["pt0"] = [Span(doc, 0, 3, "NP"), Span(doc, 3, 4, "VP")]
+    assert feature.doc_strings(doc) == ["B-NP", "I-NP", "E-NP", "S-VP", "O"]
+    feature.fit([doc])
+    ids = feature.extract(doc)[:, 0]
+    assert len(set(ids.tolist())) == 5 and UNKNOWN not in ids
+    bare = Doc(vocab, words="The big cat".split())
+    assert (feature.extract(bare)[:, 0] == UNKNOWN).all()
+
+
+def test_unknown_feature_in_config_is_named():
+    nlp = English()
+    with pytest.raises(Exception, match="NoSuchFeature"):
+        nlp.add_pipe(
+            "senna_tagger",
+            config={"model": {"features": {"x": {"@misc": "spacy-senna.NoSuchFeature.v1"}}}},
+        )
+    with pytest.raises(ValueError, match="no_such_attr"):
+        nlp.add_pipe(
+            "senna_tagger",
+            config={
+                "model": {
+                    "features": {
+                        "x": {"@misc": "spacy-senna.AttrFeature.v1", "attr": "no_such_attr"}
+                    }
+                }
+            },
+        )
+
+
+def test_word_table_starts_from_vectors_and_is_fine_tuned(tagger_examples):
+    nlp = English()
+    vector = numpy.arange(50, dtype="float32") / 50
+    nlp.vocab.set_vector("eggs", vector)
+    nlp.add_pipe("senna_tagger")
+    examples = tagger_examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    tagger = nlp.get_pipe("senna_tagger")
+    word = tagger.model.attrs["featurizer"].features["word"]
+    row = word.lexicons[0].get("eggs")
+    table = get_net(tagger.model).emission_net.lookup.tables[0].weight
+    assert numpy.allclose(table[row].detach().numpy(), vector)
+    for _ in range(5):
+        nlp.update(examples, sgd=optimizer)
+    assert not numpy.allclose(table[row].detach().numpy(), vector)
+    assert "ham" in word.lexicons[0] or word.lexicons[0].get("ham") == 1
