@@ -110,6 +110,10 @@ def _run_backend(
         from .backends.ray import run_ray
 
         return run_ray(pipeline, shards, output_dir, settings, progress)
+    if settings.n_process > 1 and len(shards) > 1:
+        from .backends.pool import run_pool
+
+        return run_pool(pipeline, shards, output_dir, settings, progress)
     from .backends.local import run_local
 
     nlp = load_pipeline(

@@ -65,7 +65,7 @@ class AnnotateSettings:
             raise ValueError("--address is for --backend ray")
         if self.gpu_id >= 0 and self.backend == "local" and self.n_process > 1:
             raise ValueError(
-                "--gpu-id with --n-process > 1 is not supported by spaCy's multiprocessing; "
+                "--gpu-id with --n-process > 1 is not supported by the local backend; "
                 "use one process per GPU (or --backend ray, one GPU per worker)"
             )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import traceback
 from pathlib import Path
 from typing import List, Optional
 
@@ -9,9 +11,10 @@ from spacy.language import Language
 
 from .formats import get_format
 from .layers import pipeline_layers
+from .loading import load_pipeline
 from .output import AtomicFile, output_path
 from .records import InputError, Record, read_records
-from .results import ShardResult, count_words
+from .results import ShardResult, count_words, peak_rss_mib
 from .settings import AnnotateSettings
 from .shards import Shard
 
@@ -56,3 +59,30 @@ def batch_size(nlp: Language, settings: AnnotateSettings) -> int:
     """Docs per batch: the setting, or the pipeline's own."""
     chosen: Optional[int] = settings.batch_size
     return chosen if chosen is not None else nlp.batch_size
+
+
+class ShardWorker:
+    """A worker process's pipeline, loaded once, annotating shard after shard (the body
+    of a Ray actor or of a local pool process)."""
+
+    def __init__(self, pipeline: str, settings: AnnotateSettings, gpu_id: int) -> None:
+        self.settings = settings
+        self.nlp = load_pipeline(
+            pipeline,
+            gpu_id=gpu_id,
+            sentences=settings.sentences,
+            pretokenized=settings.pretokenized,
+            max_doc_chars=settings.max_doc_chars,
+        )
+
+    def ready(self) -> int:
+        return os.getpid()
+
+    def run(self, shard: Shard, output_dir: str) -> ShardResult:
+        try:
+            result = annotate_shard(self.nlp, shard, Path(output_dir), self.settings)
+        except Exception as err:
+            message = "".join(traceback.format_exception_only(type(err), err)).strip()
+            result = ShardResult(shard.name, shard.source, error=f"worker error: {message}")
+        result.peak_rss_mib = peak_rss_mib()
+        return result

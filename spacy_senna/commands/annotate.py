@@ -99,8 +99,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "-n",
         type=int,
         default=DEFAULTS.n_process,
-        help="worker processes (spaCy's multiprocessing), or Ray workers with --backend ray "
-        "(default %(default)s)",
+        help="worker processes, each loading the pipeline once and annotating whole shards "
+        "(spaCy's multiprocessing when there is a single shard), or Ray workers with "
+        "--backend ray (default %(default)s)",
     )
     add("--backend", choices=BACKENDS, default=DEFAULTS.backend, help="default %(default)s")
     add("--address", default=None, help="Ray cluster address (default: start a local Ray)")

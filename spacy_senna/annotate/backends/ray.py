@@ -11,42 +11,14 @@ from __future__ import annotations
 import os
 import socket
 import time
-import traceback
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-from ..loading import load_pipeline
 from ..progress import Progress
-from ..results import BackendRun, ShardResult, peak_rss_mib
+from ..results import BackendRun, ShardResult
 from ..settings import AnnotateSettings
 from ..shards import Shard
-from ..worker import annotate_shard
-
-
-class ShardWorker:
-    """The body of a Ray actor: the pipeline, loaded once, annotating shard after shard."""
-
-    def __init__(self, pipeline: str, settings: AnnotateSettings) -> None:
-        self.settings = settings
-        self.nlp = load_pipeline(
-            pipeline,
-            gpu_id=0 if settings.gpu_id >= 0 else -1,  # Ray exposes the actor's GPU as 0
-            sentences=settings.sentences,
-            pretokenized=settings.pretokenized,
-            max_doc_chars=settings.max_doc_chars,
-        )
-
-    def ready(self) -> int:
-        return os.getpid()
-
-    def run(self, shard: Shard, output_dir: str) -> ShardResult:
-        try:
-            result = annotate_shard(self.nlp, shard, Path(output_dir), self.settings)
-        except Exception as err:
-            message = "".join(traceback.format_exception_only(type(err), err)).strip()
-            result = ShardResult(shard.name, shard.source, error=f"worker error: {message}")
-        result.peak_rss_mib = peak_rss_mib()
-        return result
+from ..worker import ShardWorker
 
 
 def import_ray() -> Any:
@@ -78,7 +50,10 @@ def run_ray(
         if settings.gpu_id >= 0:
             options["num_gpus"] = 1
         actor_class = ray.remote(**options)(ShardWorker)
-        actors = [actor_class.remote(pipeline, settings) for _ in range(settings.n_process)]
+        gpu_id = 0 if settings.gpu_id >= 0 else -1  # Ray exposes an actor's GPU as 0
+        actors = [
+            actor_class.remote(pipeline, settings, gpu_id) for _ in range(settings.n_process)
+        ]
         try:
             ray.get([actor.ready.remote() for actor in actors])
         except ray.exceptions.RayError as err:
