@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import BinaryIO, List, Optional, Sequence
 
 from .formats import FORMATS, get_format
-from .loading import check_pipeline, load_pipeline
+from .loading import check_pipeline
 from .output import (
     is_complete,
     remove_outputs,
@@ -22,6 +22,7 @@ from .progress import Progress
 from .results import BackendRun, RunSummary, peak_rss_mib
 from .settings import AnnotateSettings
 from .shards import STDIN, Shard, list_inputs, plan_shards
+from .worker import load_for_annotation
 
 STDIN_COPY = ".stdin"
 
@@ -116,13 +117,7 @@ def _run_backend(
         return run_pool(pipeline, shards, output_dir, settings, progress)
     from .backends.local import run_local
 
-    nlp = load_pipeline(
-        pipeline,
-        gpu_id=settings.gpu_id,
-        sentences=settings.sentences,
-        pretokenized=settings.pretokenized,
-        max_doc_chars=settings.max_doc_chars,
-    )
+    nlp = load_for_annotation(pipeline, settings, settings.gpu_id)
     return run_local(nlp, shards, output_dir, settings, progress)
 
 

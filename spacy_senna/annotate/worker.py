@@ -67,13 +67,7 @@ class ShardWorker:
 
     def __init__(self, pipeline: str, settings: AnnotateSettings, gpu_id: int) -> None:
         self.settings = settings
-        self.nlp = load_pipeline(
-            pipeline,
-            gpu_id=gpu_id,
-            sentences=settings.sentences,
-            pretokenized=settings.pretokenized,
-            max_doc_chars=settings.max_doc_chars,
-        )
+        self.nlp = load_for_annotation(pipeline, settings, gpu_id)
 
     def ready(self) -> int:
         return os.getpid()
@@ -86,3 +80,14 @@ class ShardWorker:
             result = ShardResult(shard.name, shard.source, error=f"worker error: {message}")
         result.peak_rss_mib = peak_rss_mib()
         return result
+
+
+def load_for_annotation(pipeline: str, settings: AnnotateSettings, gpu_id: int) -> Language:
+    """`load_pipeline` with the annotate run's sentence, token and length settings."""
+    return load_pipeline(
+        pipeline,
+        gpu_id=gpu_id,
+        sentences=settings.sentences,
+        pretokenized=settings.pretokenized,
+        max_doc_chars=settings.max_doc_chars,
+    )
