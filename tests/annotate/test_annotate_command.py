@@ -208,6 +208,25 @@ def test_two_processes_write_the_same_bytes_as_one(pipeline_dir, write, tmp_path
 
 
 @pytest.mark.slow
+def test_one_shard_with_two_processes_goes_through_spacys_multiprocessing(
+    pipeline_dir, write, tmp_path, monkeypatch
+):
+    import spacy_senna.annotate.backends.pool as pool
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a single shard must not start the shard pool")
+
+    monkeypatch.setattr(pool, "run_pool", no_pool)
+    inputs = [str(write("a.txt", TEXT * 20))]
+    one = annotate(str(pipeline_dir), inputs, tmp_path / "one", AnnotateSettings(batch_size=16))
+    two = annotate(
+        str(pipeline_dir), inputs, tmp_path / "two", AnnotateSettings(batch_size=16, n_process=2)
+    )
+    assert one.words == two.words > 0
+    assert outputs(tmp_path / "one") == outputs(tmp_path / "two")
+
+
+@pytest.mark.slow
 def test_module_entry_point(pipeline_dir, write, tmp_path):
     path = write("a.txt", TEXT)
     result = subprocess.run(
