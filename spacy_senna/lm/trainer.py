@@ -172,24 +172,16 @@ class Trainer:
     def step(self) -> int:
         """One update on a batch of windows; returns the number of windows."""
         positions = self.sampler.next_batch()
-        words, caps = self.corpus.windows(positions, self.n_rows)
-        words_t = torch.from_numpy(words).to(self.device)
-        caps_t = torch.from_numpy(caps).to(self.device)
-        candidates = sample_candidates(
-            words_t,
-            self.model.centre,
+        loss, n_pairs = train_step(
+            self.model,
+            self.optimizers,
+            self.corpus,
+            positions,
             self.n_rows,
             self.config.negatives,
             self.generator,
         )
-        scores = self.model.score_candidates(words_t, caps_t, candidates)
-        loss, n_pairs = ranking_loss(scores, candidates)
-        for opt in self.optimizers:
-            opt.zero_grad()
-        loss.backward()
-        for opt in self.optimizers:
-            opt.step()
-        self.loss_sum += loss.detach()
+        self.loss_sum += loss
         self.pair_sum += n_pairs
         return len(positions)
 
@@ -241,3 +233,32 @@ class Trainer:
         rows = self.n_rows
         table = self.model.word.weight.detach()[len(SPECIALS) : rows]
         return self.corpus.vocab[: rows - len(SPECIALS)], table.cpu().numpy()
+
+
+def train_step(
+    model: RankingLM,
+    optimizers: list[torch.optim.Optimizer],
+    corpus: EncodedCorpus,
+    positions: numpy.ndarray,
+    n_rows: int,
+    negatives: int,
+    generator: torch.Generator,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """One update on the windows centred on `positions`: (summed hinge loss, pair count).
+
+    Only the first `n_rows` word rows are in use (the curriculum stage); negatives come
+    from `generator`, on the model's device.
+    """
+    device = model.hidden.weight.device
+    words, caps = corpus.windows(positions, n_rows)
+    words_t = torch.from_numpy(words).to(device)
+    caps_t = torch.from_numpy(caps).to(device)
+    candidates = sample_candidates(words_t, model.centre, n_rows, negatives, generator)
+    scores = model.score_candidates(words_t, caps_t, candidates)
+    loss, n_pairs = ranking_loss(scores, candidates)
+    for opt in optimizers:
+        opt.zero_grad()
+    loss.backward()
+    for opt in optimizers:
+        opt.step()
+    return loss.detach(), n_pairs
