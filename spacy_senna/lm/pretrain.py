@@ -17,6 +17,7 @@ import torch
 
 from .checkpoint import checkpoint_path, load_checkpoint, save_checkpoint, work_dir
 from .corpus import CorpusSettings, EncodedCorpus, fingerprint, load_or_encode, warn
+from .hogwild import train_hogwild, worker_threads
 from .neighbours import PAPER_QUERIES, format_neighbours, nearest_neighbours
 from .progress import Progress
 from .settings import PretrainConfig
@@ -54,7 +55,12 @@ def _run(
     inputs: list[dict],
     checkpoint: dict | None,
 ) -> dict:
-    device = torch.device(config.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    device = torch.device(config.device or _default_device(config))
+    if config.workers > 1 and device.type != "cpu":
+        raise ValueError(
+            f"{config.workers} workers train on the CPU, not {device}: "
+            "use --device cpu, or --workers 1 on a GPU."
+        )
     encode_start = time.perf_counter()
     if config.progress:
         print(f"ℹ Reading {len(paths)} text file(s)...", file=sys.stderr, flush=True)
@@ -76,12 +82,15 @@ def _run(
         f"Corpus: {corpus.n_train_tokens:,} training words, {corpus.n_valid_tokens:,} "
         f"held out, {corpus.meta['types']:,} distinct, dictionary {len(corpus.vocab):,} "
         f"(stages {trainer.stages}); encoded in {encode_seconds:.0f}s. Device {device}, "
-        f"{torch.get_num_threads()} thread(s)."
+        f"{_processes(config)}."
     )
     ckpt_path = checkpoint_path(output_dir)
+    train = train_hogwild if config.workers > 1 else Trainer.train
     try:
-        trainer.train(
-            bar, lambda: save_checkpoint(ckpt_path, config, inputs, trainer.training_state())
+        train(
+            trainer,
+            bar,
+            lambda: save_checkpoint(ckpt_path, config, inputs, trainer.training_state()),
         )
     finally:
         bar.close()
@@ -114,7 +123,8 @@ def _run(
         ),
         "stop_reason": state["stop_reason"],
         "device": str(device),
-        "threads": torch.get_num_threads(),
+        "threads": worker_threads(config) if config.workers > 1 else torch.get_num_threads(),
+        "workers": config.workers,
         "validation": state["curve"],
         "nearest_neighbours": found,
     }
@@ -130,6 +140,17 @@ def _run(
         if found:
             print(format_neighbours(found, words), file=sys.stderr)
     return meta
+
+
+def _default_device(config: PretrainConfig) -> str:
+    """cuda when there is a GPU and one process trains, else cpu."""
+    return "cuda" if config.workers == 1 and torch.cuda.is_available() else "cpu"
+
+
+def _processes(config: PretrainConfig) -> str:
+    if config.workers > 1:
+        return f"{config.workers} workers of {worker_threads(config)} thread(s)"
+    return f"{torch.get_num_threads()} thread(s)"
 
 
 def _total_words(config: PretrainConfig, corpus: EncodedCorpus) -> int | None:

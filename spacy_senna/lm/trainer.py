@@ -106,14 +106,18 @@ class Trainer:
     def words_per_second(self) -> float:
         return self.state["words_seen"] / max(self.state["train_seconds"], 1e-9)
 
-    def progress_fraction(self) -> float:
-        """How much of the budget is spent: the largest of the limits' fractions."""
+    def progress_fraction(self, words: int | None = None) -> float:
+        """How much of the budget is spent: the largest of the limits' fractions.
+
+        `words`: the words counted as seen (default: those trained on so far).
+        """
         config = self.config
         fractions = []
         if config.epochs:
             fractions.append(self.epochs_done / config.epochs)
         if config.max_words:
-            fractions.append(self.state["words_seen"] / config.max_words)
+            words = self.state["words_seen"] if words is None else words
+            fractions.append(words / config.max_words)
         if config.max_seconds:
             fractions.append(self.state["seconds"] / config.max_seconds)
         return max(fractions)
