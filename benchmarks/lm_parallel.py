@@ -1,11 +1,13 @@
 """A/B of `pretrain-lm`'s use of the CPU cores: worker processes against intra-op threads.
 
 usage: python benchmarks/lm_parallel.py TEXT [--words 4000000] [--max-words 3000000]
-           [--rounds 2] [--variants 1x1,2x1,1x2,1x2@4096] [--output lm_parallel.json]
+           [--max-seconds 150] [--rounds 2] [--variants 1x1,2x1,1x2,1x2@4096]
+           [--output lm_parallel.json]
 
 Takes the first `--words` whitespace tokens of TEXT (plain or gzipped; e.g.
 ../shared/data/raw-text/enwiki-2015-part1.txt.gz) into a temporary directory (never the
-repository), then trains `--max-words` windows on it with each variant in turn, each
+repository), then trains `--max-words` windows (or for `--max-seconds`, whichever comes first) on it
+with each variant in turn, each
 round in the same order, so the variants share the machine's conditions as far as
 possible. A variant is WORKERSxTHREADS[@BATCH]: `2x1` = `--workers 2 --threads 1`,
 `1x2@4096` = one process with 2 intra-op threads and batches of 4096 windows. Every run
@@ -46,7 +48,7 @@ def write_slice(source: Path, target: Path, words: int) -> int:
 
 
 def parse_variant(name: str) -> dict:
-    """"2x1@1024" → {"workers": 2, "threads": 1, "batch_size": 1024}."""
+    """A variant's settings: "2x1@1024" → {"workers": 2, "threads": 1, "batch_size": 1024}."""
     spec, _, batch = name.partition("@")
     workers, _, threads = spec.partition("x")
     return {
@@ -56,7 +58,9 @@ def parse_variant(name: str) -> dict:
     }
 
 
-def run_variant(text: Path, out: Path, variant: dict, max_words: int, eval_every: int) -> dict:
+def run_variant(
+    text: Path, out: Path, variant: dict, max_words: int, max_seconds: float, eval_every: int
+) -> dict:
     """One `pretrain-lm` run; its metadata with the load averages around it."""
     command = [
         sys.executable,
@@ -70,6 +74,8 @@ def run_variant(text: Path, out: Path, variant: dict, max_words: int, eval_every
         "0",
         "--max-words",
         str(max_words),
+        "--max-seconds",
+        str(max_seconds),
         "--eval-every-words",
         str(eval_every),
         "--checkpoint-every-seconds",
@@ -105,6 +111,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("text", type=Path, help="raw text (plain or .gz)")
     parser.add_argument("--words", type=int, default=4_000_000, help="words of text to use")
     parser.add_argument("--max-words", type=int, default=3_000_000, help="windows per run")
+    parser.add_argument("--max-seconds", type=float, default=150.0, help="cap per run")
     parser.add_argument("--eval-every-words", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--variants", default="1x1,2x1,1x2,1x2@4096")
@@ -124,15 +131,17 @@ def main(argv: list[str] | None = None) -> None:
                     Path(tmp) / f"{name}-{round_}",
                     variant,
                     args.max_words,
+                    args.max_seconds,
                     args.eval_every_words,
                 )
                 runs.append({"variant": name, "round": round_, **result})
                 print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
-    print("| variant | words/s (steps) | words/s (loop) | valid loss | wrong | load |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| variant | words | words/s (steps) | words/s (loop) | valid loss | wrong | load |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for run in runs:
         print(
-            f"| {run['variant']} (round {run['round'] + 1}) | {run['words_per_second']:,} | "
+            f"| {run['variant']} (round {run['round'] + 1}) | {run['words']:,} | "
+            f"{run['words_per_second']:,} | "
             f"{run['loop_words_per_second']:,} | {run['valid_loss']:.4f} | "
             f"{run['valid_rank_error']:.2%} | {run['load_before']}→{run['load_after']} |"
         )
