@@ -49,7 +49,11 @@ _START_SECONDS = 300.0
 
 def worker_threads(config: PretrainConfig) -> int:
     """Intra-op threads per worker: `threads`, or the cores shared out between workers."""
-    return config.threads or max(1, (os.cpu_count() or 1) // config.workers)
+    if hasattr(os, "sched_getaffinity"):
+        cores = len(os.sched_getaffinity(0))
+    else:
+        cores = os.cpu_count() or 1
+    return config.threads or max(1, cores // config.workers)
 
 
 def train_hogwild(trainer: Trainer, bar: Progress, save: Callable[[], None]) -> None:

@@ -1,13 +1,16 @@
 """Several worker processes training one shared model (`workers` > 1)."""
 
 import json
+import os
 
 import pytest
 import spacy
 
 from spacy_senna import cli
 from spacy_senna.lm.checkpoint import work_dir
+from spacy_senna.lm.hogwild import worker_threads
 from spacy_senna.lm.pretrain import pretrain
+from spacy_senna.lm.settings import PretrainConfig
 
 
 @pytest.mark.slow
@@ -86,3 +89,10 @@ def test_workers_need_sgd_and_the_cpu(tmp_path, corpus_path, config):
     with pytest.raises(ValueError, match="workers must be at least 1, not 0"):
         pretrain([corpus_path], tmp_path / "c", config(workers=0))
     assert not (tmp_path / "b").exists()
+
+
+def test_workers_share_the_cores(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    assert worker_threads(PretrainConfig(workers=2)) == 2
+    assert worker_threads(PretrainConfig(workers=8)) == 1
+    assert worker_threads(PretrainConfig(workers=2, threads=3)) == 3
