@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import queue
+import shutil
 import signal
 import time
 import traceback
@@ -58,6 +59,7 @@ def worker_threads(config: PretrainConfig) -> int:
 
 def train_hogwild(trainer: Trainer, bar: Progress, save: Callable[[], None]) -> None:
     """`Trainer.train` with `config.workers` processes (see the module docstring)."""
+    _check_shared_memory(trainer.model)
     context = torch.multiprocessing.get_context("spawn")
     trainer.model.share_memory()
     tasks = context.Queue()
@@ -90,6 +92,19 @@ def train_hogwild(trainer: Trainer, bar: Progress, save: Callable[[], None]) -> 
             if process.is_alive():
                 process.terminate()
                 process.join()
+
+
+def _check_shared_memory(model: RankingLM, shm: Path = Path("/dev/shm")) -> None:
+    """ValueError when the model cannot fit in shared memory (a crash later, otherwise)."""
+    needed = sum(t.numel() * t.element_size() for t in model.state_dict(keep_vars=True).values())
+    if shm.is_dir():
+        free = shutil.disk_usage(shm).free
+        if free < needed:
+            raise ValueError(
+                f"The workers need {needed / 2**20:,.0f} MiB of shared memory for the model, "
+                f"but {shm} has {free / 2**20:,.0f} MiB free: enlarge it (e.g. docker "
+                "--shm-size), lower --vocab-size, or use --workers 1."
+            )
 
 
 class _Coordinator:

@@ -2,14 +2,16 @@
 
 import json
 import os
+import shutil
 
 import pytest
 import spacy
 
 from spacy_senna import cli
+from spacy_senna.lm import hogwild
 from spacy_senna.lm.checkpoint import work_dir
-from spacy_senna.lm.hogwild import worker_threads
 from spacy_senna.lm.pretrain import pretrain
+from spacy_senna.lm.ranking_model import RankingLM
 from spacy_senna.lm.settings import PretrainConfig
 
 
@@ -93,6 +95,13 @@ def test_workers_need_sgd_and_the_cpu(tmp_path, corpus_path, config):
 
 def test_workers_share_the_cores(monkeypatch):
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
-    assert worker_threads(PretrainConfig(workers=2)) == 2
-    assert worker_threads(PretrainConfig(workers=8)) == 1
-    assert worker_threads(PretrainConfig(workers=2, threads=3)) == 3
+    assert hogwild.worker_threads(PretrainConfig(workers=2)) == 2
+    assert hogwild.worker_threads(PretrainConfig(workers=8)) == 1
+    assert hogwild.worker_threads(PretrainConfig(workers=2, threads=3)) == 3
+
+
+def test_too_little_shared_memory_is_a_clear_error(monkeypatch, tmp_path):
+    usage = shutil.disk_usage(tmp_path)._replace(free=1000)
+    monkeypatch.setattr(hogwild.shutil, "disk_usage", lambda path: usage)
+    with pytest.raises(ValueError, match=r"need 19 MiB of shared memory .* 0 MiB free"):
+        hogwild._check_shared_memory(RankingLM(100_002, 6), shm=tmp_path)
