@@ -127,6 +127,10 @@ class _Coordinator:
         self.results = results
         self.batches_out = 0
         self.words_out = 0
+        self.loop_start = time.perf_counter()
+        self.start_seconds = trainer.state["seconds"]
+        self.active_since: float | None = None
+        self.train_base = 0.0
 
     def run(self) -> None:
         trainer, config, state = self.trainer, self.trainer.config, self.trainer.state
@@ -138,12 +142,11 @@ class _Coordinator:
         if not state["curve"]:
             trainer.validate()
         next_eval = state["words_seen"] + config.eval_every_words
-        last_save = loop_start = active_since = time.perf_counter()
-        start_seconds = state["seconds"]
+        last_save = self.loop_start = time.perf_counter()
+        self._start_clock()
         try:
             while True:
-                now = time.perf_counter()
-                state["seconds"] = start_seconds + now - loop_start
+                now = self._tick()
                 handed_out = state["words_seen"] + self.words_out
                 fraction = trainer.progress_fraction(handed_out)
                 stage = min(int(fraction * n_stages), n_stages - 1)
@@ -156,8 +159,7 @@ class _Coordinator:
                     or checkpoint_due
                 ):
                     self._drain()
-                    state["train_seconds"] += time.perf_counter() - active_since
-                    state["seconds"] = start_seconds + time.perf_counter() - loop_start
+                    self._stop_clock()
                     if trainer.progress_fraction() >= 1.0:
                         state["stop_reason"] = "limit reached"
                         break
@@ -171,7 +173,7 @@ class _Coordinator:
                     if checkpoint_due:
                         self.save()
                         last_save = time.perf_counter()
-                    active_since = time.perf_counter()
+                    self._start_clock()
                 elif self.batches_out < _AHEAD * len(self.workers):
                     positions = trainer.sampler.next_batch()
                     self.tasks.put((positions, trainer.n_rows))
@@ -183,10 +185,29 @@ class _Coordinator:
             state["stop_reason"] = "interrupted"
             bar.write("Interrupted: waiting for the workers' last steps, then writing.")
             self._drain()
-            state["train_seconds"] += time.perf_counter() - active_since
+            self._stop_clock()
         if state["curve"][-1]["words"] != state["words_seen"]:
             trainer.validate()
         self.save()
+
+    def _start_clock(self) -> None:
+        """Workers are busy from now: their time counts as training time."""
+        self.active_since = time.perf_counter()
+        self.train_base = self.trainer.state["train_seconds"]
+
+    def _tick(self) -> float:
+        """Bring the run's clocks up to date; returns the time now."""
+        now = time.perf_counter()
+        state = self.trainer.state
+        state["seconds"] = self.start_seconds + now - self.loop_start
+        if self.active_since is not None:
+            state["train_seconds"] = self.train_base + now - self.active_since
+        return now
+
+    def _stop_clock(self) -> None:
+        """No batch is out: validation and checkpoints do not count as training time."""
+        self._tick()
+        self.active_since = None
 
     def _drain(self) -> None:
         while self.batches_out:
@@ -228,6 +249,7 @@ class _Coordinator:
             trainer.state["words_seen"] += n
             trainer.loss_sum += loss
             trainer.pair_sum += pairs
+            self._tick()
             self.bar.update(n, trainer.status)
 
 
