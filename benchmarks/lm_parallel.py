@@ -15,9 +15,11 @@ is the real command (`python -m spacy_senna pretrain-lm`, default settings other
 curriculum, seed 0) in its own process.
 
 Reported per run: training words/s (steps only, validation and checkpoints not counted),
-words/s over the whole training loop, the held-out ranking loss and error after the same
-number of words, and the load averages (1 min) before and after the run, since on a shared
-machine the other jobs' load moves every number.
+words/s over the whole training loop, words per CPU-second of the training steps (all
+their threads and workers: how well the cores are used, whatever else runs beside), the
+held-out ranking loss and error after the same number of words, and the load averages
+(1 min) before and after the run, since on a shared machine the other jobs' load moves
+every number.
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ def run_variant(
         **variant,
         "words": meta["words_seen"],
         "words_per_second": meta["words_per_second"],
+        "words_per_cpu_second": meta["words_per_cpu_second"],
         "loop_words_per_second": round(meta["words_seen"] / meta["seconds"]),
         "valid_loss": last["valid_loss"],
         "valid_rank_error": last["valid_rank_error"],
@@ -136,13 +139,17 @@ def main(argv: list[str] | None = None) -> None:
                 )
                 runs.append({"variant": name, "round": round_, **result})
                 print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
-    print("| variant | words | words/s (steps) | words/s (loop) | valid loss | wrong | load |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| variant | words | words/s (steps) | words/s (loop) | words per CPU-second "
+        "| valid loss | wrong | load |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for run in runs:
         print(
             f"| {run['variant']} (round {run['round'] + 1}) | {run['words']:,} | "
             f"{run['words_per_second']:,} | "
-            f"{run['loop_words_per_second']:,} | {run['valid_loss']:.4f} | "
+            f"{run['loop_words_per_second']:,} | {run['words_per_cpu_second']:,} | "
+            f"{run['valid_loss']:.4f} | "
             f"{run['valid_rank_error']:.2%} | {run['load_before']}→{run['load_after']} |"
         )
     names = list(dict.fromkeys(run["variant"] for run in runs))

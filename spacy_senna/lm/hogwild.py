@@ -242,8 +242,9 @@ class _Coordinator:
         if kind == "error":
             raise RuntimeError(f"A training worker failed:\n{message[1]}")
         if kind == "step":
-            _, n, loss, pairs = message
+            _, n, loss, pairs, cpu_seconds = message
             trainer = self.trainer
+            trainer.state["train_cpu_seconds"] += cpu_seconds
             self.batches_out -= 1
             self.words_out -= n
             trainer.state["words_seen"] += n
@@ -273,9 +274,11 @@ def _work(
         results.put(("ready", index))
         while (task := tasks.get()) is not None:
             positions, n_rows = task
+            cpu_start = time.process_time()
             loss, pairs = train_step(
                 model, optimizers, corpus, positions, n_rows, config.negatives, generator
             )
-            results.put(("step", len(positions), float(loss), int(pairs)))
+            cpu_seconds = time.process_time() - cpu_start
+            results.put(("step", len(positions), float(loss), int(pairs), cpu_seconds))
     except Exception:
         results.put(("error", traceback.format_exc()))

@@ -8,6 +8,7 @@ The pieces: `settings` (the run's settings), `corpus` (encoding and window sampl
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from dataclasses import asdict
@@ -116,6 +117,7 @@ def _run(
         "seconds": round(state["seconds"], 1),
         "train_seconds": round(state["train_seconds"], 1),
         "words_per_second": round(trainer.words_per_second),
+        "words_per_cpu_second": _rounded(trainer.words_per_cpu_second),
         "seconds_per_epoch": (
             round(corpus.n_train_tokens / trainer.words_per_second)
             if trainer.words_per_second
@@ -140,6 +142,10 @@ def _run(
         if found:
             print(format_neighbours(found, words), file=sys.stderr)
     return meta
+
+
+def _rounded(value: float) -> int | None:
+    return None if math.isnan(value) else round(value)
 
 
 def _default_device(config: PretrainConfig) -> str:

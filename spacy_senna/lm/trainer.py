@@ -67,6 +67,7 @@ class Trainer:
             "words_seen": 0,
             "seconds": 0.0,
             "train_seconds": 0.0,
+            "train_cpu_seconds": 0.0,
             "stage": 0,
             "curve": [],
             "stop_reason": "",
@@ -78,6 +79,8 @@ class Trainer:
             self.sampler.load_state(checkpoint["sampler"])
             self.generator.set_state(checkpoint["generator"])
             self.state.update(checkpoint["state"])
+            if "train_cpu_seconds" not in checkpoint["state"]:
+                self.state["train_cpu_seconds"] = math.nan  # not counted before
         self.loss_sum = torch.zeros((), device=device)
         self.pair_sum = torch.zeros((), device=device)
         self.bar: Progress | None = None
@@ -105,6 +108,11 @@ class Trainer:
     @property
     def words_per_second(self) -> float:
         return self.state["words_seen"] / max(self.state["train_seconds"], 1e-9)
+
+    @property
+    def words_per_cpu_second(self) -> float:
+        """Words per second of CPU time spent in training steps (all their threads)."""
+        return self.state["words_seen"] / max(self.state["train_cpu_seconds"], 1e-9)
 
     def progress_fraction(self, words: int | None = None) -> float:
         """How much of the budget is spent: the largest of the limits' fractions.
@@ -211,7 +219,9 @@ class Trainer:
                     self.validate()
                     self.grow_dictionary(stage)
                 step_start = time.perf_counter()
+                cpu_start = time.process_time()
                 n = self.step()
+                state["train_cpu_seconds"] += time.process_time() - cpu_start
                 now = time.perf_counter()
                 state["train_seconds"] += now - step_start
                 state["words_seen"] += n

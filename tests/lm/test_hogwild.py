@@ -25,6 +25,7 @@ def test_two_workers_learn_checkpoint_and_resume(tmp_path, corpus_path, config, 
     )
     assert first["workers"] == 2 and first["threads"] == 1
     assert first["stop_reason"] == "limit reached"
+    assert first["words_per_cpu_second"] > 0 and first["words_per_second"] > 0
     # at most one batch past the limit per worker
     assert 12000 <= first["words_seen"] < 12000 + 2 * 64
     curve = [p["valid_loss"] for p in first["validation"]]
