@@ -20,6 +20,7 @@ qualifies: it keeps no state, so the workers need not share an optimiser's.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import queue
 import shutil
@@ -272,7 +273,7 @@ def _work(
         seed = int(numpy.random.SeedSequence([config.seed, index]).generate_state(1)[0])
         generator = torch.Generator().manual_seed(seed)
         results.put(("ready", index))
-        while (task := tasks.get()) is not None:
+        while (task := _next_task(tasks)) is not None:
             positions, n_rows = task
             cpu_start = time.process_time()
             loss, pairs = train_step(
@@ -282,3 +283,18 @@ def _work(
             results.put(("step", len(positions), float(loss), int(pairs), cpu_seconds))
     except Exception:
         results.put(("error", traceback.format_exc()))
+
+
+def _next_task(tasks) -> tuple | None:
+    """The next batch, or None when told to stop or when the main process is gone.
+
+    A main process that is killed cannot tell its workers to stop, and they would wait for
+    batches forever: they check every `_POLL_SECONDS` that it still runs.
+    """
+    parent = multiprocessing.parent_process()
+    while True:
+        try:
+            return tasks.get(timeout=_POLL_SECONDS)
+        except queue.Empty:
+            if parent is not None and not parent.is_alive():
+                return None

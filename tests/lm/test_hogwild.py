@@ -3,6 +3,11 @@
 import json
 import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 import spacy
@@ -106,3 +111,40 @@ def test_too_little_shared_memory_is_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setattr(hogwild.shutil, "disk_usage", lambda path: usage)
     with pytest.raises(ValueError, match=r"need 19 MiB of shared memory .* 0 MiB free"):
         hogwild._check_shared_memory(RankingLM(100_002, 6), shm=tmp_path)
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` exists and has not exited (a zombie has exited)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_workers_stop_when_the_main_process_is_killed(tmp_path, corpus_path):
+    main = subprocess.Popen(
+        [sys.executable, "-m", "spacy_senna", "pretrain-lm", str(corpus_path), str(tmp_path / "lm"),
+         "--workers", "2", "--threads", "1", "--epochs", "0", "--max-seconds", "120",
+         "--validation-words", "1000", "--batch-size", "64", "--quiet"],
+    )  # fmt: skip
+    children = Path(f"/proc/{main.pid}/task/{main.pid}/children")
+    deadline = time.monotonic() + 120
+    workers: list[int] = []
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.5)
+        pids = [int(pid) for pid in children.read_text().split()]
+        workers = [pid for pid in pids if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]
+    assert len(workers) == 2, "the workers did not start"
+    time.sleep(3)
+    main.kill()
+    main.wait()
+    deadline = time.monotonic() + 15
+    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [pid for pid in workers if _running(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "workers kept running after the main process was killed"
