@@ -1,6 +1,7 @@
 """The benchmark project's helper scripts: step timing, the results collector, the SRL
 props writer."""
 
+import gzip
 import importlib
 import json
 import subprocess
@@ -94,3 +95,19 @@ def test_srl_props_files_read_back_as_the_same_frames(tmp_path):
     for predicate, arguments in frames.items():
         read_frame = [(s.label_, s.start, s.end) for s in read.spans[f"srl:{predicate}"]]
         assert sorted(read_frame, key=lambda a: a[1]) == sorted(arguments, key=lambda a: a[1])
+
+
+def test_lm_parallel_variants_and_text_slice(tmp_path):
+    lm_parallel = import_script("lm_parallel")
+    assert lm_parallel.parse_variant("2x1") == {"workers": 2, "threads": 1, "batch_size": 1024}
+    assert lm_parallel.parse_variant("1x2@4096") == {
+        "workers": 1,
+        "threads": 2,
+        "batch_size": 4096,
+    }
+    source = tmp_path / "text.txt.gz"
+    with gzip.open(source, "wt", encoding="utf8") as out:
+        out.write("one two three\nfour five\nsix seven eight nine\n")
+    target = tmp_path / "slice.txt"
+    assert lm_parallel.write_slice(source, target, words=4) == 5
+    assert target.read_text(encoding="utf8") == "one two three\nfour five\n"

@@ -8,6 +8,7 @@ The pieces: `settings` (the run's settings), `corpus` (encoding and window sampl
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from dataclasses import asdict
@@ -17,6 +18,7 @@ import torch
 
 from .checkpoint import checkpoint_path, load_checkpoint, save_checkpoint, work_dir
 from .corpus import CorpusSettings, EncodedCorpus, fingerprint, load_or_encode, warn
+from .hogwild import train_hogwild, worker_threads
 from .neighbours import PAPER_QUERIES, format_neighbours, nearest_neighbours
 from .progress import Progress
 from .settings import PretrainConfig
@@ -69,6 +71,11 @@ def _run(
     checkpoint: dict | None,
     device: torch.device,
 ) -> dict:
+    if config.workers > 1 and device.type != "cpu":
+        raise ValueError(
+            f"{config.workers} workers train on the CPU, not {device}: "
+            "use --device cpu, or --workers 1 on a GPU."
+        )
     encode_start = time.perf_counter()
     if config.progress:
         print(f"ℹ Reading {len(paths)} text file(s)...", file=sys.stderr, flush=True)
@@ -90,12 +97,15 @@ def _run(
         f"Corpus: {corpus.n_train_tokens:,} training words, {corpus.n_valid_tokens:,} "
         f"held out, {corpus.meta['types']:,} distinct, dictionary {len(corpus.vocab):,} "
         f"(stages {trainer.stages}); encoded in {encode_seconds:.0f}s. Device {device}, "
-        f"{torch.get_num_threads()} thread(s)."
+        f"{_processes(config)}."
     )
     ckpt_path = checkpoint_path(output_dir)
+    train = train_hogwild if config.workers > 1 else Trainer.train
     try:
-        trainer.train(
-            bar, lambda: save_checkpoint(ckpt_path, config, inputs, trainer.training_state())
+        train(
+            trainer,
+            bar,
+            lambda: save_checkpoint(ckpt_path, config, inputs, trainer.training_state()),
         )
     finally:
         bar.close()
@@ -121,6 +131,7 @@ def _run(
         "seconds": round(state["seconds"], 1),
         "train_seconds": round(state["train_seconds"], 1),
         "words_per_second": round(trainer.words_per_second),
+        "words_per_cpu_second": _rounded(trainer.words_per_cpu_second),
         "seconds_per_epoch": (
             round(corpus.n_train_tokens / trainer.words_per_second)
             if trainer.words_per_second
@@ -128,7 +139,8 @@ def _run(
         ),
         "stop_reason": state["stop_reason"],
         "device": str(device),
-        "threads": torch.get_num_threads(),
+        "threads": worker_threads(config) if config.workers > 1 else torch.get_num_threads(),
+        "workers": config.workers,
         "validation": state["curve"],
         "nearest_neighbours": found,
     }
@@ -144,6 +156,21 @@ def _run(
         if found:
             print(format_neighbours(found, words), file=sys.stderr)
     return meta
+
+
+def _rounded(value: float) -> int | None:
+    return None if math.isnan(value) else round(value)
+
+
+def _default_device(config: PretrainConfig) -> str:
+    """cuda when there is a GPU and one process trains, else cpu."""
+    return "cuda" if config.workers == 1 and torch.cuda.is_available() else "cpu"
+
+
+def _processes(config: PretrainConfig) -> str:
+    if config.workers > 1:
+        return f"{config.workers} workers of {worker_threads(config)} thread(s)"
+    return f"{torch.get_num_threads()} thread(s)"
 
 
 def _total_words(config: PretrainConfig, corpus: EncodedCorpus) -> int | None:

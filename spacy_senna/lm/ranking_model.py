@@ -80,12 +80,14 @@ class RankingLM(nn.Module):
         n_window = words.shape[1]
         # one lookup for context and candidates: a single sparse gradient per step
         embedded = self.word(torch.cat([words, candidates], dim=1))
-        x = torch.cat([embedded[:, :n_window], self.caps(caps)], dim=-1).flatten(1)
+        # split (not two slices): its backward is one concatenation, no zero-filled copies
+        in_window, as_centre = embedded.split([n_window, candidates.shape[1]], dim=1)
+        x = torch.cat([in_window, self.caps(caps)], dim=-1).flatten(1)
         context = F.linear(x * self.context_mask, self.hidden.weight, self.hidden.bias)
         step = self.word_dim + self.caps_dim
         start = self.centre * step
         centre_weight = self.hidden.weight[:, start : start + self.word_dim]
-        h = context.unsqueeze(1) + embedded[:, n_window:] @ centre_weight.t()
+        h = context.unsqueeze(1) + as_centre @ centre_weight.t()
         return self.output(F.hardtanh(h)).squeeze(-1)
 
 

@@ -26,6 +26,7 @@ RUNTIME_SETTINGS = (
     "eval_every_words",
     "device",
     "threads",
+    "workers",
     "progress",
 )
 
@@ -100,13 +101,21 @@ class PretrainConfig:
     eval_every_words: int = setting(1_000_000, "validation interval (default %(default)s)")
     seed: int = setting(0, "default %(default)s")
     device: str = setting("", "torch device (default: cuda if available, else cpu)")
-    threads: int = setting(0, "torch CPU threads (default: torch's choice)")
+    threads: int = setting(
+        0, "torch CPU threads per process (default: torch's choice; with --workers: cores/workers)"
+    )
+    workers: int = setting(
+        1,
+        "training processes on the CPU updating one shared model without locks (Hogwild); "
+        "more than 1 needs --optimizer sgd and gives results that vary from run to run "
+        "(default %(default)s: one process, reproducible)",
+    )
     progress: bool = setting(True, "no progress output", flag="--quiet")
 
     def validate(self) -> None:
         """Raise ValueError on settings that cannot work."""
         positive = ("vocab_size", "window", "word_dim", "caps_dim", "hidden")
-        for name in positive + ("negatives", "batch_size", "max_line_tokens"):
+        for name in positive + ("negatives", "batch_size", "max_line_tokens", "workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}.")
         if self.window % 2 == 0:
@@ -123,6 +132,11 @@ class PretrainConfig:
         if self.optimizer not in OPTIMIZERS:
             raise ValueError(
                 f"Unknown optimizer '{self.optimizer}': use one of {', '.join(OPTIMIZERS)}."
+            )
+        if self.workers > 1 and self.optimizer != "sgd":
+            raise ValueError(
+                f"{self.workers} workers need the sgd optimizer, not {self.optimizer}: "
+                "the workers share the model but not an optimiser's state."
             )
         if not self.learning_rate > 0 or not self.embed_init > 0:
             raise ValueError("learning_rate and embed_init must be positive.")

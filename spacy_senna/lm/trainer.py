@@ -67,6 +67,7 @@ class Trainer:
             "words_seen": 0,
             "seconds": 0.0,
             "train_seconds": 0.0,
+            "train_cpu_seconds": 0.0,
             "stage": 0,
             "curve": [],
             "stop_reason": "",
@@ -78,6 +79,8 @@ class Trainer:
             self.sampler.load_state(checkpoint["sampler"])
             self.generator.set_state(checkpoint["generator"])
             self.state.update(checkpoint["state"])
+            if "train_cpu_seconds" not in checkpoint["state"]:
+                self.state["train_cpu_seconds"] = math.nan  # not counted before
         self.loss_sum = torch.zeros((), device=device)
         self.pair_sum = torch.zeros((), device=device)
         self.bar: Progress | None = None
@@ -106,14 +109,23 @@ class Trainer:
     def words_per_second(self) -> float:
         return self.state["words_seen"] / max(self.state["train_seconds"], 1e-9)
 
-    def progress_fraction(self) -> float:
-        """How much of the budget is spent: the largest of the limits' fractions."""
+    @property
+    def words_per_cpu_second(self) -> float:
+        """Words per second of CPU time spent in training steps (all their threads)."""
+        return self.state["words_seen"] / max(self.state["train_cpu_seconds"], 1e-9)
+
+    def progress_fraction(self, words: int | None = None) -> float:
+        """How much of the budget is spent: the largest of the limits' fractions.
+
+        `words`: the words counted as seen (default: those trained on so far).
+        """
         config = self.config
         fractions = []
         if config.epochs:
             fractions.append(self.epochs_done / config.epochs)
         if config.max_words:
-            fractions.append(self.state["words_seen"] / config.max_words)
+            words = self.state["words_seen"] if words is None else words
+            fractions.append(words / config.max_words)
         if config.max_seconds:
             fractions.append(self.state["seconds"] / config.max_seconds)
         return max(fractions)
@@ -172,24 +184,16 @@ class Trainer:
     def step(self) -> int:
         """One update on a batch of windows; returns the number of windows."""
         positions = self.sampler.next_batch()
-        words, caps = self.corpus.windows(positions, self.n_rows)
-        words_t = torch.from_numpy(words).to(self.device)
-        caps_t = torch.from_numpy(caps).to(self.device)
-        candidates = sample_candidates(
-            words_t,
-            self.model.centre,
+        loss, n_pairs = train_step(
+            self.model,
+            self.optimizers,
+            self.corpus,
+            positions,
             self.n_rows,
             self.config.negatives,
             self.generator,
         )
-        scores = self.model.score_candidates(words_t, caps_t, candidates)
-        loss, n_pairs = ranking_loss(scores, candidates)
-        for opt in self.optimizers:
-            opt.zero_grad()
-        loss.backward()
-        for opt in self.optimizers:
-            opt.step()
-        self.loss_sum += loss.detach()
+        self.loss_sum += loss
         self.pair_sum += n_pairs
         return len(positions)
 
@@ -215,7 +219,9 @@ class Trainer:
                     self.validate()
                     self.grow_dictionary(stage)
                 step_start = time.perf_counter()
+                cpu_start = time.process_time()
                 n = self.step()
+                state["train_cpu_seconds"] += time.process_time() - cpu_start
                 now = time.perf_counter()
                 state["train_seconds"] += now - step_start
                 state["words_seen"] += n
@@ -241,3 +247,32 @@ class Trainer:
         rows = self.n_rows
         table = self.model.word.weight.detach()[len(SPECIALS) : rows]
         return self.corpus.vocab[: rows - len(SPECIALS)], table.cpu().numpy()
+
+
+def train_step(
+    model: RankingLM,
+    optimizers: list[torch.optim.Optimizer],
+    corpus: EncodedCorpus,
+    positions: numpy.ndarray,
+    n_rows: int,
+    negatives: int,
+    generator: torch.Generator,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """One update on the windows centred on `positions`: (summed hinge loss, pair count).
+
+    Only the first `n_rows` word rows are in use (the curriculum stage); negatives come
+    from `generator`, on the model's device.
+    """
+    device = model.hidden.weight.device
+    words, caps = corpus.windows(positions, n_rows)
+    words_t = torch.from_numpy(words).to(device)
+    caps_t = torch.from_numpy(caps).to(device)
+    candidates = sample_candidates(words_t, model.centre, n_rows, negatives, generator)
+    scores = model.score_candidates(words_t, caps_t, candidates)
+    loss, n_pairs = ranking_loss(scores, candidates)
+    for opt in optimizers:
+        opt.zero_grad()
+    loss.backward()
+    for opt in optimizers:
+        opt.step()
+    return loss.detach(), n_pairs

@@ -11,6 +11,7 @@ def test_max_words_stops_cleanly(tmp_path, corpus_path, config):
     out = tmp_path / "lm"
     meta = pretrain([corpus_path], out, config(max_words=640, epochs=50, batch_size=64))
     assert meta["words_seen"] == 640 and meta["stop_reason"] == "limit reached"
+    assert meta["words_per_cpu_second"] > 0
     assert spacy.load(out).vocab.vectors.n_keys > 0
     assert (work_dir(out) / "checkpoint.pt").exists()
     assert not [p for p in tmp_path.iterdir() if ".tmp" in p.name]

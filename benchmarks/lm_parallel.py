@@ -1,0 +1,164 @@
+"""A/B of `pretrain-lm`'s use of the CPU cores: worker processes against intra-op threads.
+
+usage: python benchmarks/lm_parallel.py TEXT [--words 4000000] [--max-words 3000000]
+           [--max-seconds 150] [--rounds 2] [--variants 1x1,2x1,1x2,1x2@4096]
+           [--output lm_parallel.json]
+
+Takes the first `--words` whitespace tokens of TEXT (plain or gzipped; e.g.
+../shared/data/raw-text/enwiki-2015-part1.txt.gz) into a temporary directory (never the
+repository), then trains `--max-words` windows (or for `--max-seconds`, whichever comes first) on it
+with each variant in turn, each
+round in the same order, so the variants share the machine's conditions as far as
+possible. A variant is WORKERSxTHREADS[@BATCH]: `2x1` = `--workers 2 --threads 1`,
+`1x2@4096` = one process with 2 intra-op threads and batches of 4096 windows. Every run
+is the real command (`python -m spacy_senna pretrain-lm`, default settings otherwise, no
+curriculum, seed 0) in its own process.
+
+Reported per run: training words/s (steps only, validation and checkpoints not counted),
+words/s over the whole training loop, words per CPU-second of the training steps (all
+their threads and workers: how well the cores are used, whatever else runs beside), the
+held-out ranking loss and error after the same number of words, and the load averages
+(1 min) before and after the run, since on a shared machine the other jobs' load moves
+every number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from spacy_senna.text_input import open_text
+
+
+def write_slice(source: Path, target: Path, words: int) -> int:
+    """The first lines of `source` holding about `words` whitespace tokens."""
+    total = 0
+    with open_text(source) as text, target.open("w", encoding="utf8") as out:
+        for line in text:
+            out.write(line)
+            total += len(line.split())
+            if total >= words:
+                break
+    return total
+
+
+def parse_variant(name: str) -> dict:
+    """A variant's settings: "2x1@1024" → {"workers": 2, "threads": 1, "batch_size": 1024}."""
+    spec, _, batch = name.partition("@")
+    workers, _, threads = spec.partition("x")
+    return {
+        "workers": int(workers),
+        "threads": int(threads or 1),
+        "batch_size": int(batch or 1024),
+    }
+
+
+def run_variant(
+    text: Path, out: Path, variant: dict, max_words: int, max_seconds: float, eval_every: int
+) -> dict:
+    """One `pretrain-lm` run; its metadata with the load averages around it."""
+    command = [
+        sys.executable,
+        "-m",
+        "spacy_senna",
+        "pretrain-lm",
+        str(text),
+        str(out),
+        "--quiet",
+        "--epochs",
+        "0",
+        "--max-words",
+        str(max_words),
+        "--max-seconds",
+        str(max_seconds),
+        "--eval-every-words",
+        str(eval_every),
+        "--checkpoint-every-seconds",
+        "0",
+        "--workers",
+        str(variant["workers"]),
+        "--threads",
+        str(variant["threads"]),
+        "--batch-size",
+        str(variant["batch_size"]),
+    ]
+    load_before = os.getloadavg()[0]
+    start = time.perf_counter()
+    subprocess.run(command, check=True)
+    wall = time.perf_counter() - start
+    meta = json.loads((out / "lm_meta.json").read_text(encoding="utf8"))
+    last = meta["validation"][-1]
+    return {
+        **variant,
+        "words": meta["words_seen"],
+        "words_per_second": meta["words_per_second"],
+        "words_per_cpu_second": meta["words_per_cpu_second"],
+        "loop_words_per_second": round(meta["words_seen"] / meta["seconds"]),
+        "valid_loss": last["valid_loss"],
+        "valid_rank_error": last["valid_rank_error"],
+        "command_seconds": round(wall, 1),
+        "load_before": round(load_before, 2),
+        "load_after": round(os.getloadavg()[0], 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("text", type=Path, help="raw text (plain or .gz)")
+    parser.add_argument("--words", type=int, default=4_000_000, help="words of text to use")
+    parser.add_argument("--max-words", type=int, default=3_000_000, help="windows per run")
+    parser.add_argument("--max-seconds", type=float, default=150.0, help="cap per run")
+    parser.add_argument("--eval-every-words", type=int, default=1_000_000)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--variants", default="1x1,2x1,1x2,1x2@4096")
+    parser.add_argument("--output", type=Path, help="write all runs as JSON")
+    args = parser.parse_args(argv)
+    variants = [parse_variant(v) for v in args.variants.split(",")]
+    runs = []
+    with tempfile.TemporaryDirectory(prefix="lm-parallel-") as tmp:
+        text = Path(tmp) / "slice.txt"
+        n_words = write_slice(args.text, text, args.words)
+        print(f"{n_words:,} words of {args.text}; cpus: {os.cpu_count()}", file=sys.stderr)
+        for round_ in range(args.rounds):
+            for variant in variants:
+                name = f"{variant['workers']}x{variant['threads']}@{variant['batch_size']}"
+                result = run_variant(
+                    text,
+                    Path(tmp) / f"{name}-{round_}",
+                    variant,
+                    args.max_words,
+                    args.max_seconds,
+                    args.eval_every_words,
+                )
+                runs.append({"variant": name, "round": round_, **result})
+                print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
+    print(
+        "| variant | words | words/s (steps) | words/s (loop) | words per CPU-second "
+        "| valid loss | wrong | load |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for run in runs:
+        print(
+            f"| {run['variant']} (round {run['round'] + 1}) | {run['words']:,} | "
+            f"{run['words_per_second']:,} | "
+            f"{run['loop_words_per_second']:,} | {run['words_per_cpu_second']:,} | "
+            f"{run['valid_loss']:.4f} | "
+            f"{run['valid_rank_error']:.2%} | {run['load_before']}→{run['load_after']} |"
+        )
+    names = list(dict.fromkeys(run["variant"] for run in runs))
+    for name in names:
+        speeds = [r["words_per_second"] for r in runs if r["variant"] == name]
+        print(f"{name}: median {statistics.median(speeds):,.0f} words/s over {len(speeds)} runs")
+    if args.output:
+        args.output.write_text(json.dumps(runs, indent=2), encoding="utf8")
+
+
+if __name__ == "__main__":
+    main()
