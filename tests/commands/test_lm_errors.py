@@ -16,18 +16,6 @@ TINY_RUN = ["--max-words", "64", "--batch-size", "32", "--validation-words", "8"
 TINY_RUN += ["--vocab-size", "6", "--threads", "1", "--quiet"]
 
 
-def fail_line(capsys, *argv) -> str:
-    """Run the CLI, expecting exit code 1; return its one `✘` line (warnings may precede it)."""
-    with pytest.raises(SystemExit) as exc:
-        main([str(arg) for arg in argv])
-    assert exc.value.code == 1
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert [line for line in lines if line.startswith("✘")] == lines[-1:], err
-    return lines[-1]
-
-
 def _unreadable(path):
     path.chmod(0o000)
     if os.access(path, os.R_OK):
@@ -66,13 +54,6 @@ def vectors_dir(tmp_path):
     return path
 
 
-@pytest.fixture
-def afile(tmp_path):
-    path = tmp_path / "afile"
-    path.write_text("not a directory\n", encoding="utf8")
-    return path
-
-
 # inputs and outputs of every command
 
 COMMANDS = {
@@ -86,7 +67,7 @@ def _argv(command, input, out):
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_missing_input(capsys, tmp_path, command):
+def test_missing_input(capsys, tmp_path, command, fail_line):
     missing = tmp_path / "missing.txt"
     out = tmp_path / "out"
     assert fail_line(capsys, *_argv(command, missing, out)) == f"✘ {missing}: file not found"
@@ -94,7 +75,7 @@ def test_missing_input(capsys, tmp_path, command):
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_directory_input(capsys, tmp_path, command):
+def test_directory_input(capsys, tmp_path, command, fail_line):
     folder = tmp_path / "folder"
     folder.mkdir()
     line = fail_line(capsys, *_argv(command, folder, tmp_path / "out"))
@@ -102,7 +83,7 @@ def test_directory_input(capsys, tmp_path, command):
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_unreadable_input(capsys, tmp_path, text, command):
+def test_unreadable_input(capsys, tmp_path, text, command, fail_line):
     _unreadable(text)
     line = fail_line(capsys, *_argv(command, text, tmp_path / "out"))
     assert line == f"✘ {text}: permission denied"
@@ -110,7 +91,7 @@ def test_unreadable_input(capsys, tmp_path, text, command):
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_binary_input(capsys, tmp_path, command):
+def test_binary_input(capsys, tmp_path, command, fail_line):
     binary = tmp_path / "model.bin"
     binary.write_bytes(b"2 3\n" + bytes(range(256)) * 10)
     line = fail_line(capsys, *_argv(command, binary, tmp_path / "out"))
@@ -119,7 +100,7 @@ def test_binary_input(capsys, tmp_path, command):
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_truncated_gzip_input(capsys, tmp_path, text, vectors_text, command):
+def test_truncated_gzip_input(capsys, tmp_path, text, vectors_text, command, fail_line):
     source = text if command == "pretrain-lm" else vectors_text
     data = gzip.compress(source.read_bytes() * 50)
     truncated = tmp_path / "truncated.txt.gz"
@@ -130,7 +111,7 @@ def test_truncated_gzip_input(capsys, tmp_path, text, vectors_text, command):
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_output_is_a_file(capsys, text, vectors_text, afile, command):
+def test_output_is_a_file(capsys, text, vectors_text, afile, command, fail_line):
     source = text if command == "pretrain-lm" else vectors_text
     line = fail_line(capsys, *_argv(command, source, afile))
     assert line == f"✘ {afile}: exists and is not a directory"
@@ -140,7 +121,9 @@ def test_output_is_a_file(capsys, text, vectors_text, afile, command):
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_output_in_an_unwritable_directory(capsys, tmp_path, text, vectors_text, command):
+def test_output_in_an_unwritable_directory(
+    capsys, tmp_path, text, vectors_text, command, fail_line
+):
     source = text if command == "pretrain-lm" else vectors_text
     locked = _unwritable(tmp_path / "locked")
     try:
@@ -162,14 +145,14 @@ def checkpoint(tmp_path, text):
     return tmp_path / "out.checkpoints" / "checkpoint.pt"
 
 
-def test_input_without_words(capsys, tmp_path):
+def test_input_without_words(capsys, tmp_path, fail_line):
     empty = tmp_path / "empty.txt"
     empty.write_text("\n  \n", encoding="utf8")
     line = fail_line(capsys, "pretrain-lm", empty, tmp_path / "out", *TINY_RUN)
     assert line == f"✘ {empty}: the input text has no words for training"
 
 
-def test_resume_without_checkpoint(capsys, tmp_path, text):
+def test_resume_without_checkpoint(capsys, tmp_path, text, fail_line):
     out = tmp_path / "out"
     line = fail_line(capsys, "pretrain-lm", text, out, *TINY_RUN, "--resume")
     checkpoint = tmp_path / "out.checkpoints" / "checkpoint.pt"
@@ -178,7 +161,7 @@ def test_resume_without_checkpoint(capsys, tmp_path, text):
     )
 
 
-def test_resume_with_other_settings(capsys, tmp_path, text, checkpoint):
+def test_resume_with_other_settings(capsys, tmp_path, text, checkpoint, fail_line):
     out = tmp_path / "out"
     line = fail_line(capsys, "pretrain-lm", text, out, *TINY_RUN, "--resume", "--negatives", "4")
     assert line.startswith(
@@ -188,7 +171,7 @@ def test_resume_with_other_settings(capsys, tmp_path, text, checkpoint):
 
 
 @pytest.mark.parametrize("damage", ["empty", "garbage", "truncated", "zeroed"])
-def test_resume_from_a_damaged_checkpoint(capsys, tmp_path, text, checkpoint, damage):
+def test_resume_from_a_damaged_checkpoint(capsys, tmp_path, text, checkpoint, damage, fail_line):
     data = checkpoint.read_bytes()
     checkpoint.write_bytes(
         {
@@ -205,7 +188,9 @@ def test_resume_from_a_damaged_checkpoint(capsys, tmp_path, text, checkpoint, da
     )
 
 
-def test_resume_from_an_incomplete_or_foreign_checkpoint(capsys, tmp_path, text, checkpoint):
+def test_resume_from_an_incomplete_or_foreign_checkpoint(
+    capsys, tmp_path, text, checkpoint, fail_line
+):
     saved = torch.load(checkpoint, weights_only=True)
     del saved["model"], saved["sampler"]
     torch.save(saved, checkpoint)
@@ -244,30 +229,30 @@ def test_resume_with_a_damaged_corpus_cache(capsys, tmp_path, text, checkpoint):
 # nearest-neighbours
 
 
-def test_neighbours_of_a_missing_directory(capsys, tmp_path):
+def test_neighbours_of_a_missing_directory(capsys, tmp_path, fail_line):
     missing = tmp_path / "missing"
     line = fail_line(capsys, "nearest-neighbours", missing, "cat")
     assert line == f"✘ {missing}: pipeline directory not found"
 
 
-def test_neighbours_of_a_file(capsys, afile):
+def test_neighbours_of_a_file(capsys, afile, fail_line):
     line = fail_line(capsys, "nearest-neighbours", afile, "cat")
     assert line == f"✘ {afile}: expected a pipeline directory"
 
 
-def test_neighbours_of_a_directory_without_config(capsys, tmp_path):
+def test_neighbours_of_a_directory_without_config(capsys, tmp_path, fail_line):
     line = fail_line(capsys, "nearest-neighbours", tmp_path, "cat")
     assert line == f"✘ {tmp_path}: not a spaCy pipeline directory (no config.cfg)"
 
 
-def test_neighbours_without_vectors(capsys, tmp_path):
+def test_neighbours_without_vectors(capsys, tmp_path, fail_line):
     spacy.blank("en").to_disk(tmp_path / "blank")
     line = fail_line(capsys, "nearest-neighbours", tmp_path / "blank", "cat")
     assert line == f"✘ {tmp_path / 'blank'}: the pipeline has no word vectors"
 
 
 @pytest.mark.parametrize("name", ["config.cfg", "vocab/vectors"])
-def test_neighbours_with_an_unreadable_file(capsys, vectors_dir, name):
+def test_neighbours_with_an_unreadable_file(capsys, vectors_dir, name, fail_line):
     unreadable = _unreadable(vectors_dir / name)
     line = fail_line(capsys, "nearest-neighbours", vectors_dir, "cat")
     assert line == f"✘ {unreadable}: permission denied"
@@ -286,13 +271,13 @@ def test_neighbours_with_an_unreadable_file(capsys, vectors_dir, name):
         ("vocab/vectors", b"", "damaged or not a spaCy data file (No data left in file)"),
     ],
 )
-def test_neighbours_of_a_damaged_pipeline(capsys, vectors_dir, name, content, problem):
+def test_neighbours_of_a_damaged_pipeline(capsys, vectors_dir, name, content, problem, fail_line):
     (vectors_dir / name).write_bytes(content)
     line = fail_line(capsys, "nearest-neighbours", vectors_dir, "cat")
     assert line.startswith(f"✘ {vectors_dir / name}: {problem}")
 
 
-def test_neighbours_of_a_truncated_pipeline(capsys, vectors_dir):
+def test_neighbours_of_a_truncated_pipeline(capsys, vectors_dir, fail_line):
     config = vectors_dir / "config.cfg"
     text = config.read_text(encoding="utf8")
     config.write_text(text[: text.index("@vectors")], encoding="utf8")
@@ -331,7 +316,7 @@ def test_neighbours_of_a_truncated_pipeline(capsys, vectors_dir):
         ("\n\n", ": contains no word vectors"),
     ],
 )
-def test_malformed_text_vectors(capsys, tmp_path, content, problem):
+def test_malformed_text_vectors(capsys, tmp_path, content, problem, fail_line):
     path = tmp_path / "vectors.txt"
     path.write_text(content, encoding="utf8")
     line = fail_line(capsys, "import-vectors", path, tmp_path / "out")
@@ -363,7 +348,9 @@ def test_more_rows_than_the_header_announces(capsys, tmp_path):
         (["import-vectors", "{vectors_text}", "{out}", "--max-words", "-1"], "✘ --max-words must"),
     ],
 )
-def test_bad_option_values(capsys, tmp_path, text, vectors_dir, vectors_text, command, line):
+def test_bad_option_values(
+    capsys, tmp_path, text, vectors_dir, vectors_text, command, line, fail_line
+):
     paths = {"text": text, "vectors_dir": vectors_dir, "vectors_text": vectors_text}
     argv = [arg.format(out=tmp_path / "out", **paths) for arg in command]
     assert fail_line(capsys, *argv).startswith(line)
