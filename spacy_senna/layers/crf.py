@@ -18,6 +18,8 @@ from typing import Optional, Tuple
 import torch
 from torch import Tensor, nn
 
+from .sparse_transitions import SparseTransitions
+
 NEG_INF = float("-inf")
 
 
@@ -114,35 +116,45 @@ def _scaled_forward_backward(
 ) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     """Scaled forward-backward of a folded chain, without gradients.
 
-    Returns log a (B, T, C), log b (B, T, C), the per-position log scale (B, T) and the
+    Returns a (B, T, C), b (B, T, C), the per-position log scale (B, T) and the
     per-position emission max (B, T), such that with a tag sequence fixed on [s, e):
     log P = log a[s, y_s] + sum_{s<i<e} (trans[y_{i-1}, y_i] - max trans + folded[i, y_i]
     - max[i] - log scale[i]) + log b[e - 1, y_{e-1}] (see `CRF.span_log_probs`).
+    Rows run longest first and each step touches only the rows still running (a packed
+    sequence), so the work is proportional to the real tokens; a and b are 1 and the
+    scale 1 past a row's end.
     """
     B, T, C = folded.shape
-    mask = lengths_mask(lengths, T)
+    order = torch.argsort(lengths, descending=True)
+    running = (lengths[order][None, :] > torch.arange(T, device=lengths.device)[:, None]).sum(1)
+    running = running.tolist()  # running[t]: rows with a token at position t
     em_max = folded.amax(dim=2, keepdim=True).clamp_min(torch.finfo(folded.dtype).min)
-    ex = torch.exp(folded - em_max)
+    ex = torch.exp(folded[order] - em_max[order])
     ex_tr = torch.exp(transitions - transitions.max().clamp_min(torch.finfo(folded.dtype).min))
-    alpha = torch.empty_like(ex)
-    beta = torch.empty_like(ex)
+    alpha = torch.ones_like(ex)
+    beta = torch.ones_like(ex)
     scale = torch.ones(B, T, dtype=ex.dtype, device=ex.device)
-    a = ex[:, 0]
+    n = running[0] if T else 0
+    a = ex[:n, 0]
     s = a.sum(1, keepdim=True)
-    alpha[:, 0] = a = a / s
-    scale[:, 0] = s.squeeze(1)
+    alpha[:n, 0] = a = a / s
+    scale[:n, 0] = s.squeeze(1)
     for t in range(1, T):
-        q = (a @ ex_tr) * ex[:, t]
+        n = running[t]
+        if n == 0:
+            break
+        q = (a[:n] @ ex_tr) * ex[:n, t]
         s = q.sum(1, keepdim=True)
-        live = mask[:, t : t + 1]
-        alpha[:, t] = a = torch.where(live, q / s, a)
-        scale[:, t] = torch.where(live, s, torch.ones_like(s)).squeeze(1)
-    ones = torch.ones(B, C, dtype=ex.dtype, device=ex.device)
-    beta[:, T - 1] = ones
+        alpha[:n, t] = a = q / s
+        scale[:n, t] = s.squeeze(1)
     for t in range(T - 2, -1, -1):
-        v = ex[:, t + 1] * beta[:, t + 1] / scale[:, t + 1 : t + 2]
-        beta[:, t] = torch.where(mask[:, t + 1 : t + 2], v @ ex_tr.T, ones)
-    return torch.log(alpha), torch.log(beta), torch.log(scale), em_max.squeeze(2)
+        n = running[t + 1]  # rows that go on past t
+        if n:
+            v = ex[:n, t + 1] * beta[:n, t + 1] / scale[:n, t + 1 : t + 2]
+            beta[:n, t] = v @ ex_tr.T
+    unsorted = torch.empty_like(order)
+    unsorted[order] = torch.arange(B, device=order.device)
+    return alpha[unsorted], beta[unsorted], torch.log(scale[unsorted]), em_max.squeeze(2)
 
 
 class CRF(nn.Module):
@@ -338,7 +350,7 @@ class CRF(nn.Module):
         with torch.no_grad():
             folded, transitions = self._folded(emissions.double(), lengths, True)
             transitions = transitions.double()
-            log_a, log_b, log_scale, em_max = _scaled_forward_backward(
+            alpha, beta, log_scale, em_max = _scaled_forward_backward(
                 folded, transitions, lengths
             )
             if not bool(torch.isfinite(log_scale).all()):
@@ -366,10 +378,10 @@ class CRF(nn.Module):
             )
             transition_sum = torch.where(single, 0.0, transition_sum)
             return (
-                log_a[rows, starts, first]
+                torch.log(alpha[rows, starts, first])
                 + emission_sum
                 + transition_sum
-                + log_b[rows, ends - 1, last_tag]
+                + torch.log(beta[rows, ends - 1, last_tag])
             )
 
     def _clamped_span_log_probs(
@@ -433,11 +445,15 @@ def _viterbi(emissions: Tensor, transitions: Tensor, lengths: Tensor) -> Tuple[T
     deltas = emissions[order]
     # (B, next, prev) layout: the max runs over the contiguous last dimension
     trans_t = transitions.T.contiguous()
+    plan = SparseTransitions.plan(transitions, torch.isfinite(transitions))
     for t in range(1, T):
         n = active[t]
         if n == 0:
             break
-        deltas[:n, t] += (deltas[:n, t - 1, None, :] + trans_t).amax(dim=2)
+        if plan is not None:
+            deltas[:n, t] += plan.max_plus(deltas[:n, t - 1])
+        else:
+            deltas[:n, t] += (deltas[:n, t - 1, None, :] + trans_t).amax(dim=2)
     last = (sorted_lengths - 1).clamp_min(0)
     score, best_last = deltas[torch.arange(B, device=deltas.device), last].max(dim=1)
     tags = torch.empty(B, T, dtype=torch.long, device=emissions.device)

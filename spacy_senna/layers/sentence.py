@@ -24,6 +24,9 @@ from torch import Tensor, nn
 
 from .lookup import FeatureLookup
 
+#: floats in one (rows, n, n, units) sum of the short-row max: about an L2 cache
+_CACHE_FLOATS = 1 << 18
+
 
 class _MaxOverPositions(torch.autograd.Function):
     """out[r, w] = max_{t < n_r} (rows[r, t] + table[clip(t - w, -reach, reach) + reach]),
@@ -36,8 +39,8 @@ class _MaxOverPositions(torch.autograd.Function):
     result is the same float for float (adding a constant commutes with the max).
     Rows are processed shortest first in blocks of at most `max_elements` row positions
     x units, each block cut to its own longest row, so batch padding costs nothing; a
-    block of rows no longer than 2 * reach takes the max over all its positions in one
-    fused operation instead (fewer elements than the offsets, and one kernel).
+    block of rows no longer than 2 * reach takes the max over all its positions at once
+    instead (fewer elements than the offsets), a few cache-sized rows at a time.
     """
 
     @staticmethod
@@ -52,7 +55,8 @@ class _MaxOverPositions(torch.autograd.Function):
     ):
         R, T, C = rows.shape
         values = rows.new_zeros(R, T, C)
-        argmax = torch.zeros(R, T, C, dtype=torch.long, device=rows.device)
+        shape = (R, T, C) if track else (0, T, C)  # positions are kept for the gradient only
+        argmax = torch.zeros(shape, dtype=torch.long, device=rows.device)
         order = torch.argsort(lengths)
         sorted_lengths = lengths[order].tolist()
         i = 0
@@ -63,7 +67,7 @@ class _MaxOverPositions(torch.autograd.Function):
             n = sorted_lengths[j - 1]
             block = order[i:j]
             if n <= 2 * reach:  # short rows: one fused add + max over all positions is faster
-                best, where = _max_block_quadratic(rows[block, :n], table, reach, max_elements)
+                best, where = _max_block_quadratic(rows[block, :n], table, reach, track)
             else:
                 best, where = _max_block(rows[block, :n], table, reach, track)
             values[block, :n] = best
@@ -94,17 +98,24 @@ class _MaxOverPositions(torch.autograd.Function):
 
 
 def _max_block_quadratic(
-    x: Tensor, table: Tensor, reach: int, max_elements: int
-) -> Tuple[Tensor, Tensor]:
+    x: Tensor, table: Tensor, reach: int, track: bool
+) -> Tuple[Tensor, Optional[Tensor]]:
     """`_MaxOverPositions` for a block of short rows: every (word, position) pair at
-    once, in row chunks of at most 8 * max_elements (rows x n x n x units)."""
+    once, a few rows at a time so that each (rows, n, n, units) sum stays cache-sized
+    (one large sum is memory-bound and several times slower). Without `track` only the
+    maxima are taken (`amax`: no indices, the fastest reduction); with it the sum is
+    laid out positions-last, where max-with-indices is fastest."""
     b, n, C = x.shape
     positions = torch.arange(n, device=x.device)
     by_word = table[(positions[None, :] - positions[:, None]).clamp(-reach, reach) + reach]
-    step = max(1, 8 * max_elements // (n * n * C))
+    step = max(1, _CACHE_FLOATS // (n * n * C))
+    if not track:
+        best = [torch.amax(x[r : r + step, None] + by_word[None], dim=2) for r in range(0, b, step)]
+        return torch.cat(best), None
+    x_t, by_word_t = x.transpose(1, 2), by_word.transpose(1, 2)  # (b, C, n), (n, C, n)
     best, where = [], []
     for r in range(0, b, step):
-        values, at = torch.max(x[r : r + step, None] + by_word[None], dim=2)
+        values, at = torch.max(x_t[r : r + step, None] + by_word_t[None], dim=3)
         best.append(values)
         where.append(at)
     return torch.cat(best), torch.cat(where)
