@@ -1,12 +1,16 @@
 """configs/plus/: each is its faithful config plus the character feature, and builds,
-initializes (word table from `paths.vectors`), updates and tags on a tiny fixture."""
+initializes (word table from `paths.vectors`), updates and tags on a tiny fixture;
+`spacy train` runs ner-plus.cfg for a few steps (slow)."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy
 import pytest
 import spacy
 from spacy.lang.en import English
+from spacy.tokens import DocBin
 from spacy.util import load_config
 
 import spacy_senna  # noqa: F401
@@ -84,3 +88,29 @@ def test_plus_config_builds_initializes_and_tags(
         "senna_ner": lambda doc: "senna_ents" in doc.spans,
     }[component]
     assert all(annotated(doc) for doc in docs)
+
+
+@pytest.mark.slow
+def test_spacy_train_runs_the_ner_plus_config(tmp_path, vectors_dir, span_examples):
+    nlp = English()
+    DocBin(docs=[eg.reference for eg in span_examples(nlp)] * 3).to_disk(tmp_path / "ner.spacy")
+    gazetteer = tmp_path / "gazetteer.lst"
+    gazetteer.write_text("PER John Smith\nLOC Paris\n", encoding="utf8")
+    out = tmp_path / "out"
+    options = {
+        "paths.train": tmp_path / "ner.spacy",
+        "paths.dev": tmp_path / "ner.spacy",
+        "paths.vectors": vectors_dir,
+        "paths.gazetteer": gazetteer,
+        "training.max_steps": 4,
+        "training.eval_frequency": 2,
+        "output": out,
+    }
+    cmd = [sys.executable, "-m", "spacy", "train", str(CONFIGS / "plus" / "ner-plus.cfg")]
+    cmd += [arg for key, value in options.items() for arg in (f"--{key}", str(value))]
+    subprocess.run(cmd, check=True, capture_output=True, cwd=tmp_path)
+    loaded = spacy.load(out / "model-last")
+    features = loaded.config["components"]["senna_ner"]["model"]["features"]
+    assert features["chars"]["@misc"] == "spacy-senna.CharFeature.v1"
+    doc = loaded("Mary saw John Smith in Paris")
+    assert "senna_ents" in doc.spans
