@@ -72,7 +72,7 @@ class CharCNN(nn.Module):
 
     def encode(self, words: Tensor) -> Tensor:
         """(n_words, width): the max-pooled convolution of each row of character ids."""
-        n_words, length = words.shape
+        length = words.shape[1]
         real = words != PADDING
         window = self.conv.kernel_size[0]
         half = window // 2
@@ -90,10 +90,9 @@ class CharCNN(nn.Module):
 
 
 def distinct_rows(rows: Tensor) -> Tuple[Tensor, Tensor]:
-    """(distinct rows, inverse) with rows == distinct[inverse], like
-    `torch.unique(rows, dim=0, return_inverse=True)` (whose order is not kept) but faster:
-    rows are hashed to one int64 key, and the result is checked (any collision falls back
-    to `torch.unique`)."""
+    """(distinct rows in no particular order, inverse) with rows == distinct[inverse], as
+    `torch.unique(rows, dim=0, return_inverse=True)` gives but faster: each row is hashed
+    to one int64 key and the result is checked (a collision falls back to torch.unique)."""
     n, length = rows.shape
     if length > _HASH_MULTIPLIERS.shape[1] or bool((rows >= 1 << 21).any()):
         return torch.unique(rows, dim=0, return_inverse=True)
