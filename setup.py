@@ -30,6 +30,7 @@ setup(
             "spacy-senna.SuffixFeature.v1 = spacy_senna.features:suffix_feature",
             "spacy-senna.AttrFeature.v1 = spacy_senna.features:attr_feature",
             "spacy-senna.GazetteerFeature.v1 = spacy_senna.gazetteer:gazetteer_feature",
+            "spacy-senna.CharFeature.v1 = spacy_senna.features:char_feature",
         ],
     },
 )

@@ -2,7 +2,9 @@
 
 Every feature maps each token of a Doc to one or more small integers, one per lookup
 table ("column"). Index 0 of every table is PADDING (used for the window positions
-outside the sentence and for batch padding) and index 1 is UNKNOWN.
+outside the sentence and for batch padding) and index 1 is UNKNOWN. The character
+feature (not in SENNA) is the exception: its columns are a word's character ids, which
+one character CNN embeds together.
 """
 
 import re
@@ -14,11 +16,15 @@ from spacy.attrs import ORTH
 from spacy.tokens import Doc, Token
 from spacy.util import registry
 
+from .layers.char_cnn import CharCNNSpec
 from .lexicon import PADDING, UNKNOWN, Lexicon
 
 _DIGITS = re.compile(r"[0-9]+")
 
 CAPS_VALUES = ("nocaps", "allcaps", "initcap", "hascap")
+
+#: the character feature's begin- and end-of-word marks (longer than any one character)
+WORD_MARKS = ("<w>", "</w>")
 
 
 def normalize_word(text: str) -> str:
@@ -256,30 +262,116 @@ class SpanTagFeature(Feature):
         )
 
 
-class Featurizer:
-    """An ordered set of named features: a doc -> (len(doc), n_columns) ids."""
+class CharFeature(Feature):
+    """A word's characters, case kept, for a character CNN (Ma & Hovy 2016): not SENNA.
 
-    def __init__(self, features: Dict[str, Feature]):
+    A word becomes `max_chars + 2` ids: a begin-of-word mark, its characters, an
+    end-of-word mark, then PADDING. A longer word keeps its first and last characters
+    (10 + 10 with max_chars = 20), so that suffixes survive. Characters seen fewer than
+    `min_freq` times in the training data are UNKNOWN. The ids depend on the text only,
+    so the featurizer caches them per orth like those of every other context-free feature.
+    """
+
+    def __init__(self, char_width: int, width: int, window: int, max_chars: int, min_freq: int):
+        if max_chars < 1:
+            raise ValueError(f"The character feature needs max_chars >= 1, got {max_chars}")
+        if window < 1 or window % 2 == 0:
+            raise ValueError(f"The character feature's window must be odd, got {window}")
+        if char_width < 1 or width < 1:
+            raise ValueError(
+                f"The character feature needs char_width and width >= 1, got "
+                f"{char_width} and {width}"
+            )
+        super().__init__([])  # no lookup table per column: a character CNN over them all
+        self.char_width = char_width
+        self.width = width
+        self.window = window
+        self.max_chars = max_chars
+        self.min_freq = min_freq
+        self.lexicons = [Lexicon.from_words(WORD_MARKS)]
+
+    @property
+    def n_columns(self) -> int:
+        return self.max_chars + len(WORD_MARKS)
+
+    @property
+    def table_sizes(self) -> List[int]:
+        return []
+
+    def chars(self, text: str) -> str:
+        """The characters kept: all, or the first and last ones of a long word."""
+        if len(text) <= self.max_chars:
+            return text
+        tail = self.max_chars // 2
+        return text[: self.max_chars - tail] + (text[-tail:] if tail else "")
+
+    def text_ids(self, text: str) -> List[int]:
+        lex = self.lexicons[0]
+        chars = self.chars(text)
+        ids = [lex.get(WORD_MARKS[0]), *(lex.get(c) for c in chars), lex.get(WORD_MARKS[1])]
+        return ids + [PADDING] * (self.max_chars - len(chars))
+
+    def fit(self, docs: Iterable[Doc], vocab=None) -> None:
+        counter: Counter = Counter()
+        for doc in docs:
+            for token in doc:
+                counter.update(self.chars(token.text))
+        frequent = Lexicon.from_counts(counter, self.min_freq).to_list()
+        self.lexicons = [Lexicon.from_words([*WORD_MARKS, *frequent])]
+
+    def cnn_spec(self) -> CharCNNSpec:
+        """The character CNN this feature's columns go through."""
+        return CharCNNSpec(
+            n_columns=self.n_columns,
+            n_chars=len(self.lexicons[0]),
+            char_width=self.char_width,
+            width=self.width,
+            window=self.window,
+        )
+
+
+class Featurizer:
+    """An ordered set of named features: a doc -> (len(doc), n_columns) ids.
+
+    A feature given as None is left out: `word = null` in a config's [model.features]
+    drops a component's default word feature. The columns of the features with one
+    lookup table per column come first, in declaration order, then those of the
+    character features (one CNN each).
+    """
+
+    def __init__(self, features: Dict[str, Optional[Feature]]):
+        features = {name: f for name, f in features.items() if f is not None}
         if not features:
             raise ValueError("A senna model needs at least one feature (e.g. 'word').")
         for name, feature in features.items():
             if not isinstance(feature, Feature):
                 raise ValueError(
                     f"Feature '{name}' is {type(feature).__name__}, not a spacy-senna "
-                    'feature: use e.g. @misc = "spacy-senna.WordFeature.v1".'
+                    'feature: use e.g. @misc = "spacy-senna.WordFeature.v1", or null to '
+                    "leave a default feature out."
                 )
-        self.features = dict(features)
+        self.features = features
+        self._tabled = [f for f in self.features.values() if not isinstance(f, CharFeature)]
+        self._chars = [f for f in self.features.values() if isinstance(f, CharFeature)]
         self._all_context_free = all(f.context_free for f in self.features.values())
-        # orth -> ids of every context-free feature, in declaration order
+        self._free = [f for f in self._tabled if f.context_free] + self._chars
+        # orth -> ids of every context-free feature, in column order
         self._cache: Dict[int, tuple] = {}
 
     @property
     def widths(self) -> List[int]:
-        return [w for f in self.features.values() for w in f.widths]
+        """Embedding width of each lookup-table column."""
+        return [w for f in self._tabled for w in f.widths]
 
     @property
     def table_sizes(self) -> List[int]:
-        return [s for f in self.features.values() for s in f.table_sizes]
+        """Rows of each lookup-table column's table."""
+        return [s for f in self._tabled for s in f.table_sizes]
+
+    @property
+    def char_cnns(self) -> List[CharCNNSpec]:
+        """The character CNN of each character feature, for the columns after the tables."""
+        return [f.cnn_spec() for f in self._chars]
 
     def fit(self, docs: List[Doc], vocab=None) -> None:
         for feature in self.features.values():
@@ -287,7 +379,7 @@ class Featurizer:
         self._cache.clear()
 
     def initial_tables(self) -> List[Optional[numpy.ndarray]]:
-        return [f.initial_table(col) for f in self.features.values() for col in range(f.n_columns)]
+        return [f.initial_table(col) for f in self._tabled for col in range(f.n_columns)]
 
     @property
     def n_columns(self) -> int:
@@ -308,17 +400,19 @@ class Featurizer:
         if self._all_context_free:
             return free
         blocks, col = [], 0
-        for feature in self.features.values():
+        for feature in self._tabled:
             if feature.context_free:
                 blocks.append(free[:, col : col + feature.n_columns])
                 col += feature.n_columns
             else:
                 blocks.append(feature.extract(doc, train))
+        if self._chars:
+            blocks.append(free[:, col:])  # the character features' columns
         return numpy.concatenate(blocks, axis=1)
 
     def _cache_miss(self, orth: int, doc: Doc) -> tuple:
         text = doc.vocab.strings[orth]
-        ids = tuple(i for f in self.features.values() if f.context_free for i in f.text_ids(text))
+        ids = tuple(i for f in self._free for i in f.text_ids(text))
         self._cache[orth] = ids
         return ids
 
@@ -360,6 +454,24 @@ def suffix_feature(width: int = 5, length: int = 2) -> Feature:
     return SuffixFeature(width, length)
 
 
+@registry.misc("spacy-senna.CharFeature.v1")
+def char_feature(
+    char_width: int = 25, width: int = 30, window: int = 3, max_chars: int = 20, min_freq: int = 1
+) -> Feature:
+    """A word's characters through a character CNN with max pooling (Ma & Hovy 2016;
+    not in SENNA). Case is kept.
+
+    char_width (int): character embedding width (Chiu & Nichols: 25, Ma & Hovy: 30).
+    width (int): convolution filters, the feature's output width (Ma & Hovy: 30).
+    window (int): characters per convolution window, odd (Ma & Hovy: 3).
+    max_chars (int): characters kept per word; a longer word keeps its first and last
+        max_chars / 2, so that suffixes survive.
+    min_freq (int): minimum training frequency of a character to get its own embedding
+        (rarer and unseen characters share the UNKNOWN one).
+    """
+    return CharFeature(char_width, width, window, max_chars, min_freq)
+
+
 @registry.misc("spacy-senna.SpanTagFeature.v1")
 def span_tag_feature(spans_key: str = "pt0", width: int = 5) -> Feature:
     """A span group's IOBES tags as a feature (SENNA's PT0 input to SRL).
@@ -382,5 +494,6 @@ __all__ = [
     "normalize_word",
     "caps_value",
     "Feature",
+    "CharFeature",
     "Featurizer",
 ]

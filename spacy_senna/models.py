@@ -56,7 +56,8 @@ def build_window_tagger(
     """SENNA's window network (paper §3.3.1, Table 5) scoring every tag of every token.
 
     features (Dict[str, Feature]): named discrete features, each with its own lookup
-        table(s), e.g. word (50), caps (5), suffix (5), or a token attribute such as tag_.
+        table(s), e.g. word (50), caps (5), suffix (5), or a token attribute such as tag_,
+        or a character CNN (chars); null leaves a default feature out.
     window_size (int): tokens per window, centred on the tagged word (paper: 5).
     hidden_width (int): hidden units after the window layer (paper: 300).
     criterion (str): "sll" (sentence-level likelihood = CRF, paper's best) or "wll"
@@ -188,6 +189,7 @@ def _build_net(
         hidden_width=model.attrs["hidden_width"],
         dropout=model.attrs["dropout_rate"],
         initial_tables=featurizer.initial_tables() if with_initial_tables else None,
+        char_cnns=featurizer.char_cnns,
     )
     criterion = build_criterion(
         model.attrs["criterion"],

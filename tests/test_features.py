@@ -61,3 +61,12 @@ def test_word_table_starts_from_vectors_and_is_fine_tuned(tagger_examples):
         nlp.update(examples, sgd=optimizer)
     assert not numpy.allclose(table[row].detach().numpy(), vector)
     assert "ham" in word.lexicons[0] or word.lexicons[0].get("ham") == 1
+
+
+def test_null_leaves_a_default_feature_out():
+    nlp = English()
+    tagger = nlp.add_pipe("senna_tagger", config={"model": {"features": {"suffix": None}}})
+    assert list(tagger.model.attrs["featurizer"].features) == ["word", "caps"]
+    nothing = {"word": None, "caps": None, "suffix": None}
+    with pytest.raises(ValueError, match="at least one feature"):
+        English().add_pipe("senna_tagger", config={"model": {"features": nothing}})

@@ -1,4 +1,5 @@
-"""Lookup tables (paper §3.2, eq. 2): one embedding table per discrete feature column."""
+"""Lookup tables (paper §3.2, eq. 2): one embedding table per discrete feature column,
+and a character CNN per character feature."""
 
 from typing import Optional, Sequence
 
@@ -6,9 +7,12 @@ import numpy
 import torch
 from torch import Tensor, nn
 
+from .char_cnn import CharCNN, CharCNNSpec
+
 
 class FeatureLookup(nn.Module):
-    """Embeds K columns of feature ids with K tables and concatenates them.
+    """Embeds K columns of feature ids with K tables and concatenates them, followed by
+    the outputs of the character CNNs, each reading the next block of columns.
 
     Tables are initialised uniformly in [-1, 1] (fan-in 1, the paper's Torch-style
     convention, §4.6); rows given in `initial_tables` (NaN rows = keep random) are copied
@@ -16,9 +20,10 @@ class FeatureLookup(nn.Module):
 
     :param table_sizes: rows of each table (PADDING = 0 and UNKNOWN = 1 included).
     :param widths: embedding width of each table.
+    :param char_cnns: the character CNNs after the tables (none in SENNA's models).
 
-    *Shape:* ids ``(..., len(widths))`` -> ``(..., sum(widths))``; the networks pass
-    flat rows ``(n_rows, len(widths))`` (every sentence of a batch laid end to end)
+    *Shape:* ids ``(..., n_columns)`` -> ``(..., width)``; the networks pass
+    flat rows ``(n_rows, n_columns)`` (every sentence of a batch laid end to end)
     """
 
     def __init__(
@@ -27,6 +32,7 @@ class FeatureLookup(nn.Module):
         table_sizes: Sequence[int],
         widths: Sequence[int],
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
+        char_cnns: Sequence[CharCNNSpec] = (),
     ):
         super().__init__()
         if len(table_sizes) != len(widths):
@@ -40,10 +46,21 @@ class FeatureLookup(nn.Module):
                 known = ~torch.isnan(rows).any(dim=1)
                 with torch.no_grad():
                     table.weight[known] = rows[known]
+        self.chars = nn.ModuleList(CharCNN(spec) for spec in char_cnns)
+        self.n_columns = len(self.tables) + sum(cnn.n_columns for cnn in self.chars)
 
     @property
     def width(self) -> int:
-        return sum(t.embedding_dim for t in self.tables)
+        return sum(t.embedding_dim for t in self.tables) + sum(c.width for c in self.chars)
 
     def forward(self, ids: Tensor) -> Tensor:
-        return torch.cat([table(ids[..., k]) for k, table in enumerate(self.tables)], dim=-1)
+        if ids.shape[-1] != self.n_columns:
+            raise ValueError(
+                f"FeatureLookup expects {self.n_columns} feature columns, got {ids.shape[-1]}"
+            )
+        parts = [table(ids[..., k]) for k, table in enumerate(self.tables)]
+        col = len(self.tables)
+        for cnn in self.chars:
+            parts.append(cnn(ids[..., col : col + cnn.n_columns]))
+            col += cnn.n_columns
+        return torch.cat(parts, dim=-1)

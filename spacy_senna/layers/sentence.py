@@ -22,6 +22,7 @@ import numpy
 import torch
 from torch import Tensor, nn
 
+from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
 
 #: floats in one (rows, n, n, units) sum of the short-row max: about an L2 cache
@@ -165,6 +166,7 @@ class SentenceNetwork(nn.Module):
     :param distance_width: width of the two distance lookup tables (not in the paper: 5).
     :param max_distance: distances are clipped to +-max_distance (SENNA clips; value ours).
     :param max_block_elements: bound on the (rows, T, units) block of the max.
+    :param char_cnns: character CNNs after the lookup tables (see FeatureLookup).
 
     *Shape:* flat ids ``(n_rows, K)``, sentence index ``(S, T)``, row sentence ``(R,)``,
     row predicate ``(R,)``, row lengths ``(R,)`` -> scores ``(R, T, n_tags)``
@@ -183,6 +185,7 @@ class SentenceNetwork(nn.Module):
         max_distance: int = 30,
         dropout: float = 0.0,
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
+        char_cnns: Sequence[CharCNNSpec] = (),
         max_block_elements: int = 1 << 22,
     ):
         super().__init__()
@@ -191,7 +194,10 @@ class SentenceNetwork(nn.Module):
         if max_distance < 1:
             raise ValueError(f"max_distance must be at least 1, got {max_distance}")
         self.lookup = FeatureLookup(
-            table_sizes=table_sizes, widths=widths, initial_tables=initial_tables
+            table_sizes=table_sizes,
+            widths=widths,
+            initial_tables=initial_tables,
+            char_cnns=char_cnns,
         )
         self.half_window = window_size // 2
         self.max_distance = max_distance

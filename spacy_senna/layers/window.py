@@ -7,6 +7,7 @@ import torch
 from torch import Tensor, nn
 
 from ..lexicon import PADDING
+from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
 
 
@@ -17,8 +18,9 @@ class WindowNetwork(nn.Module):
     `window_size // 2` PADDING rows (paper Remark 1), so the window's first Linear layer
     is one 1-D convolution over the whole batch with no compute spent on batch padding.
     `index` then gathers each token's scores into a padded (B, T, n_tags) tensor.
+    `char_cnns` add character CNNs after the lookup tables (see FeatureLookup).
 
-    *Shape:* flat ids ``(n_rows, n_tables)``, index ``(batch, time)`` ->
+    *Shape:* flat ids ``(n_rows, n_columns)``, index ``(batch, time)`` ->
     scores ``(batch, time, n_tags)`` (padding positions hold the scores of row 0)
     """
 
@@ -32,12 +34,16 @@ class WindowNetwork(nn.Module):
         hidden_width: int = 300,
         dropout: float = 0.0,
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
+        char_cnns: Sequence[CharCNNSpec] = (),
     ):
         super().__init__()
         if window_size < 1 or window_size % 2 == 0:
             raise ValueError(f"window_size must be odd and positive, got {window_size}")
         self.lookup = FeatureLookup(
-            table_sizes=table_sizes, widths=widths, initial_tables=initial_tables
+            table_sizes=table_sizes,
+            widths=widths,
+            initial_tables=initial_tables,
+            char_cnns=char_cnns,
         )
         self.half_window = window_size // 2
         self.hidden = nn.Conv1d(self.lookup.width, hidden_width, window_size)

@@ -1,0 +1,108 @@
+"""A character CNN word encoder (Ma & Hovy 2016, Chiu & Nichols 2016): each word's
+characters -> embeddings -> 1-D convolution -> max over the word's characters."""
+
+import math
+from typing import NamedTuple, Tuple
+
+import torch
+from torch import Tensor, nn
+
+from ..lexicon import PADDING
+
+# two primes below 2**31 and per-column multipliers below 2**20: a row's two hashes fit
+# one int64 key, and no product or sum overflows for character ids below 2**21
+_HASH_MODULI = (2_147_483_647, 2_147_483_629)
+_HASH_MULTIPLIERS = torch.randint(1, 1 << 20, (2, 1024), generator=torch.Generator().manual_seed(0))
+
+
+class CharCNNSpec(NamedTuple):
+    """The layout of one character CNN: what the feature side tells the network."""
+
+    n_columns: int  # id columns per word (characters, word-boundary marks, PADDING after)
+    n_chars: int  # rows of the character table (PADDING = 0 and UNKNOWN = 1 included)
+    char_width: int  # character embedding width
+    width: int  # convolution filters = output width
+    window: int  # characters per convolution window (odd)
+
+
+class CharCNN(nn.Module):
+    """Character ids of words -> one vector per word: embed, convolve (`window` characters,
+    zero-padded at both ends), max over the word's real (non-PADDING) positions.
+
+    A row holds a word's character ids from column 0 on, then PADDING; a row of PADDING
+    only (the window network's sentence padding) gets the learned `padding` vector.
+
+    Two exact speed-ups: the network runs once per distinct row of the batch (the result
+    is indexed back to every occurrence), and the convolution, linear in the embeddings,
+    is computed as `window` per-character tables (embedding x filter slice, tiny) that
+    each real position indexes, so no work is spent on padding positions.
+
+    *Shape:* ids ``(..., n_columns)`` -> ``(..., width)``
+    """
+
+    def __init__(self, spec: CharCNNSpec):
+        super().__init__()
+        if spec.window < 1 or spec.window % 2 == 0:
+            raise ValueError(f"The character window must be odd and positive, got {spec.window}")
+        for name in ("n_columns", "n_chars", "char_width", "width"):
+            if getattr(spec, name) < 1:
+                raise ValueError(f"CharCNN needs {name} >= 1, got {getattr(spec, name)}")
+        self.n_columns = spec.n_columns
+        self.width = spec.width
+        self.embed = nn.Embedding(spec.n_chars, spec.char_width, padding_idx=PADDING)
+        bound = math.sqrt(3.0 / spec.char_width)  # Ma & Hovy's character embedding init
+        nn.init.uniform_(self.embed.weight, -bound, bound)
+        with torch.no_grad():
+            self.embed.weight[PADDING].zero_()
+        self.conv = nn.Conv1d(spec.char_width, spec.width, spec.window, padding=spec.window // 2)
+        self.padding = nn.Parameter(torch.zeros(spec.width))
+
+    def forward(self, ids: Tensor) -> Tensor:
+        if ids.shape[-1] != self.n_columns:
+            raise ValueError(
+                f"CharCNN expects {self.n_columns} character columns per word, "
+                f"got {ids.shape[-1]}"
+            )
+        rows = ids.reshape(-1, self.n_columns)
+        used = (rows != PADDING).any(dim=0).nonzero()
+        if not len(used):  # nothing but padding rows (or no rows)
+            return self.padding.expand(*ids.shape[:-1], self.width)
+        words, inverse = distinct_rows(rows[:, : int(used[-1]) + 1])
+        return self.encode(words)[inverse].reshape(*ids.shape[:-1], self.width)
+
+    def encode(self, words: Tensor) -> Tensor:
+        """(n_words, width): the max-pooled convolution of each row of character ids."""
+        length = words.shape[1]
+        real = words != PADDING
+        window = self.conv.kernel_size[0]
+        half = window // 2
+        padding_row = torch.tensor([PADDING], device=words.device)
+        embeddings = self.embed.weight.index_fill(0, padding_row, 0.0)
+        # tables[k][c]: what character c contributes at offset k - half of a window's centre
+        tables = torch.einsum("cd,fdk->kcf", embeddings, self.conv.weight)
+        padded = nn.functional.pad(words, (half, half), value=PADDING)
+        hidden = self.conv.bias + sum(
+            tables[k][padded[:, k : k + length][real]] for k in range(window)
+        )  # (real positions, width), row by row
+        lengths = real.sum(dim=1)
+        pooled = torch.segment_reduce(hidden, "max", lengths=lengths)
+        return torch.where((lengths == 0)[:, None], self.padding, pooled)
+
+
+def distinct_rows(rows: Tensor) -> Tuple[Tensor, Tensor]:
+    """(distinct rows in no particular order, inverse) with rows == distinct[inverse], as
+    `torch.unique(rows, dim=0, return_inverse=True)` gives but faster: each row is hashed
+    to one int64 key and the result is checked (a collision falls back to torch.unique)."""
+    n, length = rows.shape
+    if length > _HASH_MULTIPLIERS.shape[1] or bool((rows >= 1 << 21).any()):
+        return torch.unique(rows, dim=0, return_inverse=True)
+    multipliers = _HASH_MULTIPLIERS[:, :length].to(rows.device)
+    first, second = ((rows * m).sum(dim=1) % p for m, p in zip(multipliers, _HASH_MODULI))
+    keys, inverse = torch.unique(first * _HASH_MODULI[1] + second, return_inverse=True)
+    positions = torch.arange(n, device=rows.device)
+    representative = torch.full((len(keys),), n, device=rows.device, dtype=torch.long)
+    representative.scatter_reduce_(0, inverse, positions, "amin")
+    distinct = rows[representative]
+    if not bool((distinct[inverse] == rows).all()):
+        return torch.unique(rows, dim=0, return_inverse=True)
+    return distinct, inverse

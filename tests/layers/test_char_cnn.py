@@ -1,0 +1,136 @@
+"""The character CNN: the plain convolution + max it computes, batch independence, padding
+rows, distinct rows (and its fallback), gradients, and its place in FeatureLookup."""
+
+import pytest
+import torch
+from torch import nn
+
+from spacy_senna.layers import char_cnn
+from spacy_senna.layers.char_cnn import CharCNN, CharCNNSpec, distinct_rows
+from spacy_senna.layers.lookup import FeatureLookup
+
+SPEC = CharCNNSpec(n_columns=8, n_chars=12, char_width=6, width=5, window=3)
+
+# words as character ids: real ids from column 0 on, PADDING (0) after
+WORDS = torch.tensor(
+    [
+        [2, 4, 5, 6, 3, 0, 0, 0],
+        [2, 6, 5, 4, 3, 0, 0, 0],  # the same characters in another order
+        [2, 1, 1, 3, 0, 0, 0, 0],  # unknown characters
+        [2, 3, 0, 0, 0, 0, 0, 0],  # the empty word: marks only
+        [2, 7, 8, 9, 10, 11, 4, 3],  # full row
+        [0, 0, 0, 0, 0, 0, 0, 0],  # sentence padding
+        [2, 4, 5, 6, 3, 0, 0, 0],  # a repeat of the first word
+    ]
+)
+
+
+def make_cnn(spec=SPEC, seed=0):
+    torch.manual_seed(seed)
+    cnn = CharCNN(spec)
+    with torch.no_grad():
+        cnn.padding.uniform_(-1, 1)  # not zero, so that a wrong row would show
+    return cnn
+
+
+def reference(cnn, words):
+    """nn.Conv1d over the zero-padded embeddings, then the max over non-PADDING positions."""
+    hidden = cnn.conv(cnn.embed(words).transpose(1, 2))  # (n, width, L)
+    masked = hidden.masked_fill((words == 0)[:, None, :], float("-inf")).amax(dim=2)
+    empty = (words == 0).all(dim=1)
+    return torch.where(empty[:, None], cnn.padding, masked)
+
+
+def test_equals_the_plain_convolution_and_max():
+    cnn = make_cnn()
+    out = cnn(WORDS)
+    assert out.shape == (len(WORDS), SPEC.width)
+    assert torch.allclose(out, reference(cnn, WORDS), atol=1e-6)
+    assert torch.equal(out[5], cnn.padding.detach())
+    assert torch.equal(out[0], out[6])
+    assert not torch.allclose(out[0], out[1])  # character order matters
+
+
+@pytest.mark.parametrize("window", [1, 5])
+def test_other_windows_equal_the_plain_convolution(window):
+    cnn = make_cnn(SPEC._replace(window=window))
+    assert torch.allclose(cnn(WORDS), reference(cnn, WORDS), atol=1e-6)
+
+
+def test_a_words_vector_does_not_depend_on_the_rest_of_the_batch():
+    cnn = make_cnn()
+    together = cnn(WORDS)
+    for i, word in enumerate(WORDS):
+        assert torch.allclose(cnn(word[None]), together[i : i + 1], atol=1e-6)
+    # leading dimensions are kept: (batch, time, columns) -> (batch, time, width)
+    assert torch.allclose(cnn(WORDS.reshape(7, 1, 8)).reshape(7, -1), together, atol=1e-6)
+
+
+def test_only_padding_and_no_rows():
+    cnn = make_cnn()
+    assert torch.equal(cnn(torch.zeros(3, 8, dtype=torch.long)), cnn.padding.expand(3, 5))
+    assert cnn(torch.zeros(0, 8, dtype=torch.long)).shape == (0, 5)
+
+
+def test_gradients_reach_characters_filters_and_padding_but_not_the_padding_row():
+    cnn = make_cnn()
+    cnn(WORDS).pow(2).sum().backward()
+    for name, param in cnn.named_parameters():
+        assert param.grad is not None and param.grad.abs().sum() > 0, name
+    assert torch.equal(cnn.embed.weight.grad[0], torch.zeros(SPEC.char_width))
+
+
+def test_gradient_equals_the_plain_convolutions():
+    cnn = make_cnn()
+    cnn(WORDS).pow(2).sum().backward()
+    ours = {n: p.grad.clone() for n, p in cnn.named_parameters()}
+    cnn.zero_grad()
+    reference(cnn, WORDS).pow(2).sum().backward()
+    for name, param in cnn.named_parameters():
+        assert torch.allclose(ours[name], param.grad, atol=1e-5), name
+
+
+def test_wrong_number_of_columns_and_bad_specs_are_named():
+    cnn = make_cnn()
+    with pytest.raises(ValueError, match="8 character columns"):
+        cnn(WORDS[:, :5])
+    with pytest.raises(ValueError, match="odd"):
+        CharCNN(SPEC._replace(window=2))
+    with pytest.raises(ValueError, match="width"):
+        CharCNN(SPEC._replace(width=0))
+
+
+def test_distinct_rows_and_its_fallback_on_hash_collisions(monkeypatch):
+    rows = torch.randint(0, 4, (300, 3))
+    distinct, inverse = distinct_rows(rows)
+    assert torch.equal(distinct[inverse], rows)
+    assert len(distinct) == len(torch.unique(rows, dim=0))
+    # every key collides: the check catches it and torch.unique answers instead
+    monkeypatch.setattr(char_cnn, "_HASH_MODULI", (1, 1))
+    distinct, inverse = distinct_rows(rows)
+    assert torch.equal(distinct[inverse], rows)
+    assert len(distinct) == len(torch.unique(rows, dim=0))
+
+
+def test_lookup_concatenates_tables_then_character_cnns():
+    torch.manual_seed(0)
+    lookup = FeatureLookup(table_sizes=[10, 6], widths=[4, 2], char_cnns=[SPEC])
+    assert lookup.width == 4 + 2 + SPEC.width
+    ids = torch.cat([torch.randint(0, 6, (len(WORDS), 2)), WORDS], dim=1)
+    out = lookup(ids)
+    assert out.shape == (len(WORDS), lookup.width)
+    assert torch.equal(out[:, :4], lookup.tables[0](ids[:, 0]))
+    assert torch.equal(out[:, 6:], lookup.chars[0](WORDS))
+    with pytest.raises(ValueError, match="10 feature columns"):
+        lookup(ids[:, :3])
+
+
+def test_lookup_without_character_cnns_is_unchanged():
+    torch.manual_seed(0)
+    lookup = FeatureLookup(table_sizes=[10, 6], widths=[4, 2])
+    assert [n for n, _ in lookup.named_parameters()] == ["tables.0.weight", "tables.1.weight"]
+    torch.manual_seed(0)
+    tables = [nn.Embedding(10, 4), nn.Embedding(6, 2)]
+    for table in tables:
+        nn.init.uniform_(table.weight, -1.0, 1.0)
+    assert torch.equal(lookup.tables[1].weight, tables[1].weight)

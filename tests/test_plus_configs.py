@@ -1,0 +1,116 @@
+"""configs/plus/: each is its faithful config plus the character feature, and builds,
+initializes (word table from `paths.vectors`), updates and tags on a tiny fixture;
+`spacy train` runs ner-plus.cfg for a few steps (slow)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy
+import pytest
+import spacy
+from spacy.lang.en import English
+from spacy.tokens import DocBin
+from spacy.util import load_config
+
+import spacy_senna  # noqa: F401
+from spacy_senna.models import get_net
+from spacy_senna.readers import copy_inputs
+
+CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+
+# plus config, the faithful config it extends, its component, its input widths
+PLUS = [
+    ("pos-plus.cfg", "pos.cfg", "senna_tagger", 50 + 5 + 5 + 30),
+    ("chunk-plus.cfg", "chunk.cfg", "senna_chunker", 50 + 5 + 5 + 30),
+    ("ner-plus.cfg", "ner-gazetteer.cfg", "senna_ner", 50 + 5 + 4 * 5 + 30),
+]
+VECTOR = numpy.linspace(-1, 1, 50, dtype="float32")
+
+
+@pytest.mark.parametrize("plus, faithful, component, _", PLUS)
+def test_plus_config_is_the_faithful_one_with_the_character_feature(plus, faithful, component, _):
+    config = load_config(CONFIGS / "plus" / plus)
+    features = config["components"][component]["model"]["features"]
+    chars = features.pop("chars")
+    assert chars["@misc"] == "spacy-senna.CharFeature.v1"
+    assert config == load_config(CONFIGS / faithful)
+
+
+@pytest.fixture(scope="module")
+def vectors_dir(tmp_path_factory):
+    """A pipeline whose only content is 50-dimensional vectors (as pretrain-lm writes)."""
+    nlp = English()
+    for word in ("john", "paris", "cat", "green"):
+        nlp.vocab.set_vector(word, VECTOR)
+    path = tmp_path_factory.mktemp("vectors") / "lm"
+    nlp.to_disk(path)
+    return path
+
+
+def examples_for(component, nlp, tagger_examples, span_examples):
+    if component == "senna_tagger":
+        return tagger_examples(nlp)
+    examples = span_examples(nlp)
+    for eg in examples:  # gold POS on the inputs, as spacy-senna.Corpus.v1 provides them
+        copy_inputs(eg, ["tag_"])
+    return examples
+
+
+@pytest.mark.parametrize("plus, _, component, input_width", PLUS)
+def test_plus_config_builds_initializes_and_tags(
+    plus, _, component, input_width, vectors_dir, tmp_path, tagger_examples, span_examples
+):
+    gazetteer = tmp_path / "gazetteer.lst"
+    gazetteer.write_text("PER John Smith\nLOC Paris\nLOC Berlin\n", encoding="utf8")
+    overrides = {"paths.vectors": str(vectors_dir)}
+    # the corpora are not read here, but spacy-senna.Corpus.v1 wants a path
+    overrides.update({"paths.train": str(tmp_path / "train"), "paths.dev": str(tmp_path / "dev")})
+    if component == "senna_ner":
+        overrides["paths.gazetteer"] = str(gazetteer)
+    config = load_config(CONFIGS / "plus" / plus, overrides)
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True)
+    examples = examples_for(component, nlp, tagger_examples, span_examples)
+    optimizer = nlp.initialize(lambda: examples)
+    model = nlp.get_pipe(component).model
+    net = get_net(model).emission_net
+    assert net.lookup.width == input_width and len(net.lookup.chars) == 1
+    word = model.attrs["featurizer"].features["word"].lexicons[0]
+    table = net.lookup.tables[0].weight.detach().numpy()
+    assert numpy.allclose(table[word.get("paris")], VECTOR)
+    losses = {}
+    nlp.update(examples, sgd=optimizer, losses=losses)
+    assert losses[component] > 0
+    docs = list(nlp.pipe(eg.predicted.copy() for eg in examples))
+    annotated = {
+        "senna_tagger": lambda doc: all(t.tag_ for t in doc),
+        "senna_chunker": lambda doc: "chunks" in doc.spans,
+        "senna_ner": lambda doc: "senna_ents" in doc.spans,
+    }[component]
+    assert all(annotated(doc) for doc in docs)
+
+
+@pytest.mark.slow
+def test_spacy_train_runs_the_ner_plus_config(tmp_path, vectors_dir, span_examples):
+    nlp = English()
+    DocBin(docs=[eg.reference for eg in span_examples(nlp)] * 3).to_disk(tmp_path / "ner.spacy")
+    gazetteer = tmp_path / "gazetteer.lst"
+    gazetteer.write_text("PER John Smith\nLOC Paris\n", encoding="utf8")
+    out = tmp_path / "out"
+    options = {
+        "paths.train": tmp_path / "ner.spacy",
+        "paths.dev": tmp_path / "ner.spacy",
+        "paths.vectors": vectors_dir,
+        "paths.gazetteer": gazetteer,
+        "training.max_steps": 4,
+        "training.eval_frequency": 2,
+        "output": out,
+    }
+    cmd = [sys.executable, "-m", "spacy", "train", str(CONFIGS / "plus" / "ner-plus.cfg")]
+    cmd += [arg for key, value in options.items() for arg in (f"--{key}", str(value))]
+    subprocess.run(cmd, check=True, capture_output=True, cwd=tmp_path)
+    loaded = spacy.load(out / "model-last")
+    features = loaded.config["components"]["senna_ner"]["model"]["features"]
+    assert features["chars"]["@misc"] == "spacy-senna.CharFeature.v1"
+    doc = loaded("Mary saw John Smith in Paris")
+    assert "senna_ents" in doc.spans
