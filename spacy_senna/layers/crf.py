@@ -361,15 +361,17 @@ class CRF(nn.Module):
             # h[i, c]: the terms of tag c fixed at a position i > start; only the first and
             # last positions can be -inf (start/end constraints), and the inside positions
             # of a span are neither, so their cumulative sum skips infinities
-            h = folded - em_max[:, :, None] - log_scale[:, :, None]
-            g = torch.cumsum(h.masked_fill(torch.isinf(h), 0.0), dim=1)
+            # h, then its cumulative sum g, in place of `folded` (no longer needed)
+            h = folded.sub_(em_max[:, :, None]).sub_(log_scale[:, :, None])
+            h_last = h[rows, ends - 1, last]
+            g = h.masked_fill_(torch.isinf(h), 0.0).cumsum_(dim=1)
             length = ends - starts
             single = length == 1
             last_tag = torch.where(single, first, last)
             inner_sum = torch.where(
                 length > 2, g[rows, ends - 2, inside] - g[rows, starts, inside], 0.0
             )
-            emission_sum = torch.where(single, 0.0, inner_sum + h[rows, ends - 1, last])
+            emission_sum = torch.where(single, 0.0, inner_sum + h_last)
             n_inside = (length - 3).clamp_min(0).double()
             transition_sum = torch.where(
                 length == 2,

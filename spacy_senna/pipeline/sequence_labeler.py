@@ -291,9 +291,11 @@ class SequenceLabeler(TrainablePipe):
     def row_cost(self, length: int) -> int:
         """Working floats of one row of `length` tokens while predicting (an estimate)."""
         attrs = self.model.attrs
-        # the sentence network holds about ten (rows, length, conv_width) tensors at its max
-        width = attrs["hidden_width"] + 10 * attrs.get("conv_width", 0) + len(self.tag_index)
-        return length * width + len(self.tag_index) ** 2
+        n_tags = len(self.tag_index)
+        # the sentence network holds about six (rows, length, conv_width) tensors at its
+        # max, and the span probabilities about ten float64 (rows, length, tags) ones
+        width = attrs["hidden_width"] + 6 * attrs.get("conv_width", 0) + 20 * n_tags
+        return length * width + n_tags**2
 
     def input_batches(self, docs: List[Doc]) -> Iterator[List[Tuple[int, Any]]]:
         """(doc index, item) groups in doc order, each within MAX_PREDICT_FLOATS (a group
