@@ -189,3 +189,84 @@ def test_srl_with_pt0_input_trains_and_warns_without_pt0_spans(srl_reference_doc
     doc = input_doc(nlp, SENTENCES[0][0], [2])
     with pytest.warns(UserWarning, match=r"doc.spans\['pt0'\]"):
         assert [f.predicate.i for f in nlp(doc)._.srl_frames] == [2]
+
+
+def test_one_token_sentences_get_a_frame(trained):
+    nlp, _ = trained
+    doc = Doc(nlp.vocab, words=["Go", "Dogs", "bark", "."], sent_starts=[True, True, False, False])
+    doc.spans["srl_predicates"] = [Span(doc, 0, 1), Span(doc, 2, 3)]
+    frames = nlp(doc)._.srl_frames
+    assert [f.predicate.i for f in frames] == [0, 2]
+    assert all(0 <= s.start < s.end <= 1 for s in frames[0].arguments)  # inside its sentence
+    assert all(1 <= s.start < s.end <= 4 for s in frames[1].arguments)
+
+
+def test_a_sentence_of_300_tokens_gets_every_frame_and_batching_changes_nothing(
+    trained, srl_frames_of
+):
+    nlp, _ = trained
+    words = (SENTENCES[1][0][:-1] * 40)[:320] + ["."]
+    predicates = [1, 150, 311]  # "gave" / "then" / ...: far apart, beyond the clipping
+    doc = input_doc(nlp, words, predicates)
+    frames = srl_frames_of(nlp(doc))
+    assert sorted(frames) == predicates
+    for args in frames.values():
+        assert all(0 <= s < e <= len(words) for _, s, e in args)
+    short = input_doc(nlp, SENTENCES[2][0], [1])
+    batched = [srl_frames_of(d) for d in nlp.pipe([short, input_doc(nlp, words, predicates)])]
+    assert batched[1] == frames and batched[0] == srl_frames_of(
+        nlp(input_doc(nlp, SENTENCES[2][0], [1]))
+    )
+
+
+def test_a_tagged_doc_without_verbs_gets_no_frames_and_no_warning(trained, recwarn):
+    nlp, _ = trained
+    doc = Doc(nlp.vocab, words=["The", "big", "dog", "."], tags=["DT", "JJ", "NN", "."])
+    assert nlp(doc)._.srl_frames == []
+    assert not [w for w in recwarn if "senna" in str(w.message)]
+
+
+def test_given_predicates_are_labelled_even_when_not_tagged_as_verbs(trained, srl_frames_of):
+    nlp, _ = trained
+    words, tags, _ = SENTENCES[0]
+    tags = ["DT", "NN", "NN", "DT", "NN", "NN", "."]  # "chased" mistagged as a noun
+    doc = Doc(nlp.vocab, words=words, tags=tags)
+    doc.spans["srl_predicates"] = [Span(doc, 2, 3)]
+    assert list(srl_frames_of(nlp(doc))) == [2]
+    untagged = Doc(nlp.vocab, words=words, tags=tags)
+    assert nlp(untagged)._.srl_frames == []  # without given predicates: no verb, no frame
+
+
+def test_gold_frames_with_overlaps_orphan_continuations_and_references_train(srl_reference_doc):
+    nlp = English()
+    nlp.add_pipe("senna_srl")
+    words, tags = (
+        "Mary , who left , saw the man .".split(),
+        [
+            "NNP",
+            ",",
+            "WP",
+            "VBD",
+            ",",
+            "VBD",
+            "DT",
+            "NN",
+            ".",
+        ],
+    )
+    frames = {
+        3: [("R-A0", 2, 3), ("V", 3, 4)],  # a reference argument with no A0 in the frame
+        5: [("A0", 0, 5), ("A0", 0, 1), ("V", 5, 6), ("C-A1", 6, 8)],  # overlap, orphan C-A1
+    }
+    ref = srl_reference_doc(nlp.vocab, words, tags, frames)
+    eg = Example(Doc(nlp.vocab, words=words), ref)
+    copy_inputs(eg, [], ["srl_predicates"])
+    with pytest.warns(UserWarning, match="overlapping gold spans"):  # once per run
+        optimizer = nlp.initialize(lambda: [eg])
+        first = nlp.update([eg], sgd=optimizer)["senna_srl"]
+        for _ in range(40):
+            last = nlp.update([eg], sgd=optimizer, losses={})["senna_srl"]
+        scores = nlp.evaluate([eg])
+    assert {"R-A0", "C-A1", "A0"} <= set(nlp.get_pipe("senna_srl").labels)
+    assert last < first * 0.2
+    assert 0.0 <= scores["srl_f"] <= 1.0 and "R-A0" in scores["srl_per_type"]
