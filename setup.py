@@ -31,6 +31,7 @@ setup(
             "spacy-senna.AttrFeature.v1 = spacy_senna.features:attr_feature",
             "spacy-senna.GazetteerFeature.v1 = spacy_senna.gazetteer:gazetteer_feature",
             "spacy-senna.CharFeature.v1 = spacy_senna.features:char_feature",
+            "spacy-senna.SpanTagFeature.v1 = spacy_senna.features:span_tag_feature",
         ],
     },
 )

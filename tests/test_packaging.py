@@ -11,6 +11,7 @@ import importlib
 import importlib.metadata
 import json
 import os
+import re
 import subprocess
 import sys
 import sysconfig
@@ -118,6 +119,16 @@ def test_every_entry_point_of_the_wheel_loads(dist):
         for entry, target in parser[group].items():
             point = importlib.metadata.EntryPoint(entry, target, group)
             assert callable(point.load()), (group, entry, target)
+    registered = {
+        (f"spacy_{group}", name)
+        for path in (REPOSITORY / "spacy_senna").rglob("*.py")
+        for group, name in re.findall(
+            r'registry\.(\w+)\(\s*"(spacy-senna\.[^"]+)"', path.read_text(encoding="utf8")
+        )
+    }
+    assert registered, "no registered functions found"
+    missing = {(g, n) for g, n in registered if g not in parser or n not in parser[g]}
+    assert not missing, f"registered but not entry points (spacy train needs --code): {missing}"
 
 
 def venv_without_spacy_senna(root: Path) -> Path:
