@@ -36,6 +36,7 @@ ARGMAX = "per-token argmax"  # key in benchmarks/decoding_ablation.py output
 ACCURACY_ROWS: List[Row] = [
     Row(POS, "senna SLL", "pos-test.json", "tag_acc", 96.37, "NN+SLL"),
     Row(POS, "senna SLL + LM", "pos-lm-test.json", "tag_acc", 97.20, "NN+SLL+LM2"),
+    Row(POS, "senna-plus (+ chars + LM)", "pos-plus-test.json", "tag_acc", 97.29, "SENNA"),
     Row(POS, "spaCy tagger (efficiency)", "spacy-tagger-test.json", "tag_acc", None, ""),
     Row(
         POS,
@@ -49,20 +50,41 @@ ACCURACY_ROWS: List[Row] = [
     Row(CHUNK, WLL_VITERBI, "chunk-wll-test.json", "spans_chunks_f", None, ""),
     Row(CHUNK, "senna SLL", "chunk-test.json", "spans_chunks_f", 90.33, "NN+SLL"),
     Row(CHUNK, "senna SLL + LM", "chunk-lm-test.json", "spans_chunks_f", 94.32, "SENNA"),
+    Row(
+        CHUNK, "senna-plus (+ chars + LM)", "chunk-plus-test.json", "spans_chunks_f", 94.32, "SENNA"
+    ),
     Row(NER, WLL_ARGMAX, "ner-wll-decoding.json", ARGMAX, 79.53, "NN+WLL"),
     Row(NER, WLL_VITERBI, "ner-wll-testb.json", "ents_f", None, ""),
     Row(NER, "senna SLL", "ner-testb.json", "ents_f", 81.47, "NN+SLL"),
     Row(NER, "senna SLL + gazetteer", "ner-gaz-testb.json", "ents_f", None, ""),
     Row(NER, "senna SLL + LM", "ner-lm-testb.json", "ents_f", 88.67, "NN+SLL+LM2"),
+    Row(
+        NER,
+        "senna-plus (+ chars + gazetteer + LM)",
+        "ner-plus-testb.json",
+        "ents_f",
+        89.59,
+        "SENNA",
+    ),
     Row(NER, "spaCy ner (efficiency)", "spacy-ner-testb.json", "ents_f", None, ""),
     Row(NER, "spaCy ner (accuracy + LM vectors)", "spacy-ner-acc-testb.json", "ents_f", None, ""),
     Row(PT0, "senna SLL", "pt0-test.json", "spans_pt0_f", 92.25, "SENNA (+LM2)"),
     Row(SRL, "senna SLL", "srl-test.json", "srl_f", 70.99, "NN+SLL"),
     Row(SRL, "senna SLL + LM", "srl-lm-test.json", "srl_f", 74.15, "NN+SLL+LM2"),
+    Row(
+        SRL, "senna SLL + LM + PT0 (Charniak level 0)", "srl-pt0-test.json", "srl_f", 75.49, "SENNA"
+    ),
+    Row(
+        SRL, "senna SLL + LM + PT0 (PT0 network)", "srl-pt0-net-test.json", "srl_f", 75.49, "SENNA"
+    ),
 ]
 
 #: benchmarks/srl_eval.py outputs: spacy-senna's SRL scorer checked against srl-eval.pl
-SRL_EVAL_CHECKS = {"senna SLL": "srl-official.json", "senna SLL + LM": "srl-lm-official.json"}
+SRL_EVAL_CHECKS = {
+    "senna SLL": "srl-official.json",
+    "senna SLL + LM": "srl-lm-official.json",
+    "senna SLL + LM + PT0": "srl-pt0-official.json",
+}
 
 
 def read_json(path: Path) -> Optional[dict]:

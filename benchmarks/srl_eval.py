@@ -1,9 +1,12 @@
 """Score senna_srl with the official CoNLL-2005 `srl-eval.pl`, beside the built-in scorer.
 
 usage: python benchmarks/srl_eval.py PIPELINE DATA.spacy OUT_DIR [--srl-eval SCRIPT]
+       [--copy-spans srl_predicates [pt0]] [--copy-attrs tag_] [--before PIPELINE ...]
        [--output FILE]
 
-Runs the pipeline on DATA's given predicates (gold tokens) and writes OUT_DIR/gold.props
+Runs the pipeline on DATA's given predicates (gold tokens; `--copy-spans` also gives it
+other input spans from the data, e.g. the Charniak level-0 `pt0` segments, and `--before`
+puts other pipelines' components first, e.g. the PT0 chunker) and writes OUT_DIR/gold.props
 and OUT_DIR/pred.props in the CoNLL-2005 props format (a target column, then one
 Start-End column per predicate), and the report of `score conll05` on them to
 OUT_DIR/score-conll05.txt. With `--srl-eval` (the script from srlconll-1.1, whose `lib/`
@@ -81,9 +84,19 @@ def main() -> None:
     p.add_argument("out_dir", type=Path)
     p.add_argument("--srl-eval", default="", help="path to srl-eval.pl")
     p.add_argument("--output", type=Path, help="write both tables as JSON")
+    p.add_argument("--copy-spans", nargs="*", default=["srl_predicates"])
+    p.add_argument("--copy-attrs", nargs="*", default=[])
+    p.add_argument("--before", nargs="*", default=[], help="pipelines whose components run first")
     args = p.parse_args()
     nlp = spacy.load(args.pipeline)
-    corpus = create_corpus_with_inputs(args.data, copy_spans=["srl_predicates"], gold_preproc=True)
+    first = nlp.pipe_names[0]
+    for path in args.before:
+        source = spacy.load(path)
+        for name in source.pipe_names:
+            nlp.add_pipe(name, name=f"{Path(path).parent.name}_{name}", source=source, before=first)
+    corpus = create_corpus_with_inputs(
+        args.data, copy_attrs=args.copy_attrs, copy_spans=args.copy_spans, gold_preproc=True
+    )
     examples = list(corpus(nlp))
     predicted = nlp.pipe(eg.predicted for eg in examples)
     scored = [Example(doc, eg.reference) for doc, eg in zip(predicted, examples)]
