@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 
 import spacy
+from pipelines import put_before
 
 from spacy_senna.readers import create_corpus_with_inputs
 
@@ -31,12 +32,7 @@ def main() -> None:
     p.add_argument("--before", nargs="*", default=[], help="pipelines whose components run first")
     p.add_argument("--output")
     args = p.parse_args()
-    nlp = spacy.load(args.pipeline)
-    first = nlp.pipe_names[0] if nlp.pipe_names else None
-    for path in args.before:
-        source = spacy.load(path)
-        for name in source.pipe_names:
-            nlp.add_pipe(name, name=f"{Path(path).parent.name}_{name}", source=source, before=first)
+    nlp = put_before(spacy.load(args.pipeline), args.before)
     corpus = create_corpus_with_inputs(
         args.data, copy_attrs=args.copy_attrs, copy_spans=args.copy_spans, gold_preproc=True
     )

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Dict, List
 
 import spacy
+from pipelines import put_before
 from spacy.tokens import Doc
 from spacy.training import Example
 
@@ -88,12 +89,7 @@ def main() -> None:
     p.add_argument("--copy-attrs", nargs="*", default=[])
     p.add_argument("--before", nargs="*", default=[], help="pipelines whose components run first")
     args = p.parse_args()
-    nlp = spacy.load(args.pipeline)
-    first = nlp.pipe_names[0]
-    for path in args.before:
-        source = spacy.load(path)
-        for name in source.pipe_names:
-            nlp.add_pipe(name, name=f"{Path(path).parent.name}_{name}", source=source, before=first)
+    nlp = put_before(spacy.load(args.pipeline), args.before)
     corpus = create_corpus_with_inputs(
         args.data, copy_attrs=args.copy_attrs, copy_spans=args.copy_spans, gold_preproc=True
     )
