@@ -61,8 +61,9 @@ class SparseTransitions:
     def max_plus(self, prev: Tensor) -> Tensor:
         """(n, C) -> (n, C): out[:, j] = max_i prev[:, i] + values[i, j] over allowed i."""
         out = prev.new_empty(prev.shape[0], self.n_tags)
-        wide = (prev[:, None, self.wide_prev] + self.wide_values).amax(dim=2)
-        out[:, self.wide_next] = wide
+        if len(self.wide_next):
+            wide = (prev[:, None, self.wide_prev] + self.wide_values).amax(dim=2)
+            out[:, self.wide_next] = wide
         narrow = prev[:, self.narrow_prev] + self.narrow_values
         out[:, self.narrow_next] = narrow.amax(dim=2)
         return out

@@ -42,8 +42,9 @@ def random_mask(C: int, seed: int) -> torch.Tensor:
         torch.tensor(allowed_transitions(scheme_tags(40, "BI"), "IOB2")[0]),
         random_mask(60, 0),
         random_mask(33, 1),
+        torch.rand(40, 40, generator=torch.Generator().manual_seed(2)) > 0.9,  # no wide tag
     ],
-    ids=["BILUO", "IOB2", "random-60", "random-33"],
+    ids=["BILUO", "IOB2", "random-60", "random-33", "all-narrow"],
 )
 def test_max_plus_equals_the_dense_step_float_for_float(allowed):
     scores = masked_scores(allowed, 0)
