@@ -231,6 +231,35 @@ def conll(tmp_path):
     return path
 
 
+def _unreadable(path):
+    path.chmod(0o000)
+    if os.access(path, os.R_OK):
+        path.chmod(0o600)
+        pytest.skip("permissions are not enforced for this user (root)")
+    return path
+
+
+def _unwritable(directory):
+    directory.mkdir()
+    directory.chmod(0o500)
+    if os.access(directory, os.W_OK):
+        directory.chmod(0o700)
+        pytest.skip("permissions are not enforced for this user (root)")
+    return directory
+
+
+@pytest.fixture(scope="session")
+def unreadable():
+    """`unreadable(path)`: the file made unreadable (the test skips where root reads anyway)."""
+    return _unreadable
+
+
+@pytest.fixture(scope="session")
+def unwritable():
+    """`unwritable(directory)`: the directory created read-only (skips for root)."""
+    return _unwritable
+
+
 @pytest.fixture
 def afile(tmp_path):
     """A plain file where a command may expect a directory."""

@@ -1,7 +1,6 @@
 """`python -m spacy_senna convert`: output names, the written DocBins, bad arguments, and
 outputs replaced only by complete files."""
 
-import os
 
 import pytest
 from spacy.tokens import DocBin
@@ -75,15 +74,6 @@ def test_convert_cli_missing_input(tmp_path, capsys):
     assert "not found" in capsys.readouterr().err
 
 
-def _unwritable(directory):
-    directory.mkdir()
-    directory.chmod(0o500)
-    if os.access(directory, os.W_OK):
-        directory.chmod(0o700)
-        pytest.skip("permissions are not enforced for this user (root)")
-    return directory
-
-
 def test_convert_into_a_file(capsys, conll, afile, fail_line):
     line = fail_line(capsys, "convert", conll, afile, "-c", "conll2000")
     assert line == f"✘ {afile}: exists and is not a directory"
@@ -94,8 +84,8 @@ def test_convert_under_a_file(capsys, conll, afile, fail_line):
     assert line == f"✘ {afile / 'out'}: cannot create it: {afile} is not a directory"
 
 
-def test_convert_into_an_unwritable_directory(capsys, tmp_path, conll, fail_line):
-    locked = _unwritable(tmp_path / "locked")
+def test_convert_into_an_unwritable_directory(capsys, tmp_path, conll, fail_line, unwritable):
+    locked = unwritable(tmp_path / "locked")
     try:
         line = fail_line(capsys, "convert", conll, locked, "-c", "conll2000")
     finally:

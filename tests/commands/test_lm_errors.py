@@ -2,7 +2,6 @@
 `✘ FILE: PROBLEM` line on stderr and exit code 1, never a traceback."""
 
 import gzip
-import os
 
 import numpy
 import pytest
@@ -14,23 +13,6 @@ from spacy_senna.lm.vectors_pipeline import read_vectors, write_vectors
 
 TINY_RUN = ["--max-words", "64", "--batch-size", "32", "--validation-words", "8"]
 TINY_RUN += ["--vocab-size", "6", "--threads", "1", "--quiet"]
-
-
-def _unreadable(path):
-    path.chmod(0o000)
-    if os.access(path, os.R_OK):
-        path.chmod(0o600)
-        pytest.skip("permissions are not enforced for this user (root)")
-    return path
-
-
-def _unwritable(directory):
-    directory.mkdir()
-    directory.chmod(0o500)
-    if os.access(directory, os.W_OK):
-        directory.chmod(0o700)
-        pytest.skip("permissions are not enforced for this user (root)")
-    return directory
 
 
 @pytest.fixture
@@ -83,8 +65,8 @@ def test_directory_input(capsys, tmp_path, command, fail_line):
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_unreadable_input(capsys, tmp_path, text, command, fail_line):
-    _unreadable(text)
+def test_unreadable_input(capsys, tmp_path, text, command, fail_line, unreadable):
+    unreadable(text)
     line = fail_line(capsys, *_argv(command, text, tmp_path / "out"))
     assert line == f"✘ {text}: permission denied"
     assert not (tmp_path / "out").exists()
@@ -122,10 +104,10 @@ def test_output_is_a_file(capsys, text, vectors_text, afile, command, fail_line)
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_output_in_an_unwritable_directory(
-    capsys, tmp_path, text, vectors_text, command, fail_line
+    capsys, tmp_path, text, vectors_text, command, fail_line, unwritable
 ):
     source = text if command == "pretrain-lm" else vectors_text
-    locked = _unwritable(tmp_path / "locked")
+    locked = unwritable(tmp_path / "locked")
     try:
         line = fail_line(capsys, *_argv(command, source, locked / "out"))
     finally:
@@ -252,10 +234,10 @@ def test_neighbours_without_vectors(capsys, tmp_path, fail_line):
 
 
 @pytest.mark.parametrize("name", ["config.cfg", "vocab/vectors"])
-def test_neighbours_with_an_unreadable_file(capsys, vectors_dir, name, fail_line):
-    unreadable = _unreadable(vectors_dir / name)
+def test_neighbours_with_an_unreadable_file(capsys, vectors_dir, name, fail_line, unreadable):
+    locked = unreadable(vectors_dir / name)
     line = fail_line(capsys, "nearest-neighbours", vectors_dir, "cat")
-    assert line == f"✘ {unreadable}: permission denied"
+    assert line == f"✘ {locked}: permission denied"
 
 
 @pytest.mark.parametrize(
