@@ -13,6 +13,7 @@ from pathlib import Path
 import torch
 
 from ..files import atomic_output, require_file
+from .corpus import same_inputs
 from .settings import PretrainConfig
 
 CHECKPOINT_VERSION = 1
@@ -59,8 +60,8 @@ def load_checkpoint(path: Path, config: PretrainConfig, inputs: list[dict]) -> d
         {**saved, "inputs": [i["path"] for i in checkpoint["inputs"]]},
         {**config.settings(), "inputs": [i["path"] for i in inputs]},
     )
-    if checkpoint["inputs"] != inputs and not diffs:
-        diffs = ["inputs: the input files changed since the checkpoint (size or time)"]
+    if not same_inputs(checkpoint["inputs"], inputs) and not diffs:
+        diffs = ["inputs: the input files changed since the checkpoint (size or first/last bytes)"]
     if diffs:
         raise ValueError(
             f"{path}: cannot resume: it was trained with different settings ("

@@ -1,5 +1,8 @@
 """Resuming from checkpoints: exact continuation, refusal on other settings."""
 
+import os
+import shutil
+
 import numpy
 import pytest
 
@@ -24,3 +27,19 @@ def test_resume_with_other_settings_errors(tmp_path, corpus_path, config):
         pretrain([corpus_path], tmp_path / "lm", config(negatives=8), resume=True)
     with pytest.raises(FileNotFoundError, match="no checkpoint"):
         pretrain([corpus_path], tmp_path / "other", config(), resume=True)
+
+
+def test_resume_after_the_inputs_were_copied_but_not_after_they_changed(
+    tmp_path, corpus_path, config
+):
+    """Copied back in place (new mtime, same bytes) resumes; same size, new bytes does not."""
+    text = tmp_path / "corpus.txt"
+    shutil.copy(corpus_path, text)
+    pretrain([text], tmp_path / "lm", config(max_words=640))
+    os.utime(text, (1, 1))
+    resumed = pretrain([text], tmp_path / "lm", config(max_words=1280), resume=True)
+    assert resumed["words_seen"] == 1280
+    data = text.read_bytes()
+    text.write_bytes(data[:-2] + data[-2:][::-1])
+    with pytest.raises(ValueError, match="input files changed"):
+        pretrain([text], tmp_path / "lm", config(max_words=1920), resume=True)
