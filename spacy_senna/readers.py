@@ -5,15 +5,23 @@ labels given predicates. The paper trained and evaluated them on what the CoNLL 
 provides (§6.3, §9); `spacy.Corpus.v1` hands components bare words, so this reader copies
 the named attributes and span groups from each reference doc onto its predicted doc.
 At run time a preceding component (e.g. senna_tagger) supplies them.
+
+With `shuffle = true` the corpus stays in memory as its DocBins (compact arrays) and each
+pass builds its docs one at a time in a new random order, so a streamed training run
+(`[training] max_epochs = -1`) never holds the whole training set as Docs.
 """
 
+import copy
+import random
 from pathlib import Path
-from typing import Callable, Iterable, List, Optional, Sequence, Union
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, DocBin
 from spacy.training import Corpus, Example
+from spacy.training.corpus import FILE_TYPE, walk_corpus
 from spacy.util import registry
+from spacy.vocab import Vocab
 
 from .annotations import TOKEN_ANNOTATIONS
 
@@ -41,13 +49,15 @@ def create_corpus_with_inputs(
     max_length (int): skip documents longer than this (0: no limit).
     limit (int): read at most this many documents (0: all).
     augmenter (Optional[Callable]): a spaCy data augmenter.
-    shuffle (bool): shuffle the documents.
+    shuffle (bool): a new random order of the documents on every pass, read from the
+        DocBins kept in memory (use it with `[training] max_epochs = -1`).
     """
     unknown = [a for a in copy_attrs if a not in TOKEN_ANNOTATIONS]
     if unknown:
         choices = sorted(TOKEN_ANNOTATIONS)
         raise ValueError(f"copy_attrs {unknown} unsupported; choose from {choices}")
-    corpus = Corpus(path, max_length=max_length, limit=limit, augmenter=augmenter, shuffle=shuffle)
+    corpus_type = ShuffledCorpus if shuffle else Corpus
+    corpus = corpus_type(path, max_length=max_length, limit=limit, augmenter=augmenter)
 
     def read(nlp: Language) -> Iterable[Example]:
         for eg in corpus(nlp):
@@ -86,3 +96,53 @@ def copy_inputs(example: Example, attrs: List[str], span_keys: Sequence[str] = (
         for token, value in zip(example.predicted, values):
             if value:
                 setattr(token, attr, value)
+
+
+class ShuffledCorpus(Corpus):
+    """spacy.Corpus that yields its documents in a new random order on every call.
+
+    spaCy's own `shuffle` makes a list of every Doc first; this keeps the DocBins read on
+    the first call and builds one Doc at a time. `limit` and empty documents are applied
+    in file order before shuffling, as spacy.Corpus does.
+    """
+
+    def __init__(self, path, **kwargs) -> None:
+        super().__init__(path, **kwargs)
+        self._bins: Optional[List[DocBin]] = None
+
+    def read_docbin(self, vocab: Vocab, locs: Iterable[Union[str, Path]]) -> Iterator[Doc]:
+        if self._bins is None:
+            self._bins = _read_bins(walk_corpus(self.path, FILE_TYPE), self.limit)
+        order = [(b, i) for b, docbin in enumerate(self._bins) for i in range(len(docbin))]
+        random.shuffle(order)
+        streams = [
+            _subset(docbin, [i for b2, i in order if b2 == b]).get_docs(vocab)
+            for b, docbin in enumerate(self._bins)
+        ]
+        for b, _ in order:
+            yield next(streams[b])
+
+
+def _read_bins(locs: Iterable[Union[str, Path]], limit: int) -> List[DocBin]:
+    """The DocBins at `locs` without empty docs, cut after `limit` docs (0: all)."""
+    bins, total = [], 0
+    for loc in locs:
+        docbin = DocBin().from_disk(loc)
+        keep = [i for i, tokens in enumerate(docbin.tokens) if len(tokens)]
+        if limit >= 1:
+            keep = keep[: max(limit - total, 0)]
+        total += len(keep)
+        bins.append(_subset(docbin, keep))
+    return bins
+
+
+def _subset(docbin: DocBin, indices: Sequence[int]) -> DocBin:
+    """A DocBin of `docbin`'s docs at `indices`, in that order (arrays shared, not copied)."""
+    out = copy.copy(docbin)
+    user_data = docbin.user_data + [None] * (len(docbin.tokens) - len(docbin.user_data))
+    columns: Tuple[str, ...] = ("tokens", "spaces", "cats", "span_groups", "flags")
+    for name in columns:
+        values = getattr(docbin, name)
+        setattr(out, name, [values[i] for i in indices])
+    out.user_data = [user_data[i] for i in indices]
+    return out

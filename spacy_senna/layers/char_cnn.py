@@ -60,8 +60,7 @@ class CharCNN(nn.Module):
     def forward(self, ids: Tensor) -> Tensor:
         if ids.shape[-1] != self.n_columns:
             raise ValueError(
-                f"CharCNN expects {self.n_columns} character columns per word, "
-                f"got {ids.shape[-1]}"
+                f"CharCNN expects {self.n_columns} character columns per word, got {ids.shape[-1]}"
             )
         rows = ids.reshape(-1, self.n_columns)
         used = (rows != PADDING).any(dim=0).nonzero()

@@ -350,9 +350,7 @@ class CRF(nn.Module):
         with torch.no_grad():
             folded, transitions = self._folded(emissions.double(), lengths, True)
             transitions = transitions.double()
-            alpha, beta, log_scale, em_max = _scaled_forward_backward(
-                folded, transitions, lengths
-            )
+            alpha, beta, log_scale, em_max = _scaled_forward_backward(folded, transitions, lengths)
             if not bool(torch.isfinite(log_scale).all()):
                 return self._clamped_span_log_probs(
                     folded, transitions, lengths, rows, starts, ends, first, inside, last

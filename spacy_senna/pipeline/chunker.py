@@ -77,16 +77,16 @@ class SennaChunker(DocSpanLabeler):
         """Next-best analyses go to `doc.spans[f"{spans_key}_{rank}"]`."""
         return self.cfg["spans_key"]
 
-    def labels_from_examples(self, examples: Iterable[Example]) -> List[str]:
+    def labels_from_references(self, docs: Iterable[Doc]) -> List[str]:
         """The labels of the gold spans in `doc.spans[spans_key]`."""
         key = self.cfg["spans_key"]
         labels = set()
-        for eg in examples:
-            for span in eg.reference.spans.get(key, []):
+        for doc in docs:
+            for span in doc.spans.get(key, []):
                 if not span.label_:
                     raise ValueError(
                         f"[{self.name}] gold span '{span.text}' in doc.spans['{key}'] of "
-                        f"'{eg.reference.text[:60]}' has no label: every span needs one."
+                        f"'{doc.text[:60]}' has no label: every span needs one."
                     )
                 labels.add(span.label_)
         return sorted(labels)

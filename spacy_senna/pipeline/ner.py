@@ -88,9 +88,9 @@ class SennaNER(DocSpanLabeler):
         """Next-best analyses go to `doc.spans[f"{scores_key}_{rank}"]`."""
         return self.cfg["scores_key"]
 
-    def labels_from_examples(self, examples: Iterable[Example]) -> List[str]:
+    def labels_from_references(self, docs: Iterable[Doc]) -> List[str]:
         """The labels of the reference entities."""
-        return sorted({ent.label_ for eg in examples for ent in eg.reference.ents})
+        return sorted({ent.label_ for doc in docs for ent in doc.ents})
 
     def gold_tags(self, example: Example) -> List[Optional[str]]:
         """spaCy's aligned BILUO entity tags; None where missing."""

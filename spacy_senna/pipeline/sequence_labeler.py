@@ -15,6 +15,7 @@ initialization, warnings, error handling and serialization live here once.
 
 import warnings
 from abc import abstractmethod
+from functools import partial
 from itertools import islice
 from typing import (
     Any,
@@ -183,8 +184,8 @@ class SequenceLabeler(TrainablePipe):
             )
 
     @abstractmethod
-    def labels_from_examples(self, examples: Iterable[Example]) -> List[str]:
-        """The labels found in the reference docs of `examples`."""
+    def labels_from_references(self, docs: Iterable[Doc]) -> List[str]:
+        """The labels found in reference (gold) docs."""
         raise NotImplementedError
 
     # -- what the model reads and the gold rows -------------------------------------------
@@ -416,18 +417,31 @@ class SequenceLabeler(TrainablePipe):
         *,
         nlp: Optional[Language] = None,
         labels: Optional[List[str]] = None,
+        corpus: Optional[Callable[[Language], Iterable[Example]]] = None,
     ) -> None:
-        """Labels (given, or read from the data), feature dictionaries, then the network."""
+        """Labels (given, or read from the data), feature dictionaries, then the network.
+
+        corpus: a reader (e.g. `${corpora.train}` under `[initialize.components.NAME]`)
+            to read labels and dictionaries from instead of `get_examples`: with
+            `[training] max_epochs = -1` (a streamed corpus) spaCy passes only its first
+            100 training examples.
+        """
         validate_get_examples(get_examples, f"{type(self).__name__}.initialize")
-        examples = list(get_examples())
-        for label in labels if labels is not None else self.labels_from_examples(examples):
+        if corpus is not None:
+            if nlp is None:
+                raise ValueError(f"[{self.name}] initialize: reading a corpus needs `nlp`.")
+            get_examples = partial(corpus, nlp)
+        # only the gold docs are kept: the predicted copies go as they come
+        references = [eg.reference for eg in get_examples()]
+        for label in labels if labels is not None else self.labels_from_references(references):
             self.add_label(label)
         self._require_labels()
         vocab = nlp.vocab if nlp is not None else self.vocab
-        self.model.attrs["featurizer"].fit([eg.reference for eg in examples], vocab)
+        self.model.attrs["featurizer"].fit(references, vocab)
+        del references
         self.model.set_dim("nO", len(self.tag_names))
         self.model.attrs["tag_constraints"] = self.tag_constraints()
-        self.model.initialize(X=[eg.predicted for eg in islice(examples, 10)])
+        self.model.initialize(X=[eg.predicted for eg in islice(get_examples(), 10)])
 
     def finish_update(self, sgd: Optimizer) -> None:
         """Apply the accumulated gradients with `sgd`."""

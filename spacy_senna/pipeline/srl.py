@@ -180,16 +180,16 @@ class SennaSRL(SpanLabeler):
 
     # -- labels and gold ------------------------------------------------------------------
 
-    def labels_from_examples(self, examples: Iterable[Example]) -> List[str]:
+    def labels_from_references(self, docs: Iterable[Doc]) -> List[str]:
         """The argument labels of every reference frame."""
         labels = set()
-        for eg in examples:
-            for _, key in frame_keys(eg.reference, self.cfg["spans_key"]):
-                for span in eg.reference.spans[key]:
+        for doc in docs:
+            for _, key in frame_keys(doc, self.cfg["spans_key"]):
+                for span in doc.spans[key]:
                     if not span.label_:
                         raise ValueError(
                             f"[{self.name}] argument '{span.text}' in doc.spans['{key}'] of "
-                            f"'{eg.reference.text[:60]}' has no label: every span needs one."
+                            f"'{doc.text[:60]}' has no label: every span needs one."
                         )
                     labels.add(span.label_)
         return sorted(labels)

@@ -58,11 +58,11 @@ class SennaTagger(SequenceLabeler):
     ) -> None:
         super().__init__(vocab, model, name, scorer=scorer, overwrite=overwrite)
 
-    def labels_from_examples(self, examples: Iterable[Example]) -> List[str]:
+    def labels_from_references(self, docs: Iterable[Doc]) -> List[str]:
         """The tags of the reference tokens."""
         tags = set()
-        for eg in examples:
-            tags.update(t.tag_ for t in eg.reference if t.tag_)
+        for doc in docs:
+            tags.update(t.tag_ for t in doc if t.tag_)
         return sorted(tags)
 
     def gold_tags(self, example: Example) -> List[Optional[str]]:

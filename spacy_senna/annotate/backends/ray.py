@@ -51,9 +51,7 @@ def run_ray(
             options["num_gpus"] = 1
         actor_class = ray.remote(**options)(ShardWorker)
         gpu_id = 0 if settings.gpu_id >= 0 else -1  # Ray exposes an actor's GPU as 0
-        actors = [
-            actor_class.remote(pipeline, settings, gpu_id) for _ in range(settings.n_process)
-        ]
+        actors = [actor_class.remote(pipeline, settings, gpu_id) for _ in range(settings.n_process)]
         try:
             ray.get([actor.ready.remote() for actor in actors])
         except ray.exceptions.RayError as err:
