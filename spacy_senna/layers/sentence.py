@@ -91,7 +91,7 @@ class _MaxOverPositions(torch.autograd.Function):
         d_rows = torch.zeros_like(grad).scatter_add_(1, argmax, grad)
         # table row used by (r, w, c): the clipped offset of the winning position from w
         words = torch.arange(T, device=grad.device)[None, :, None]
-        used = (argmax - words).clamp(-ctx.reach, ctx.reach) + ctx.reach
+        used = (argmax - words).clamp_(-ctx.reach, ctx.reach).add_(ctx.reach)
         d_table = grad.new_zeros(ctx.table_rows, C).scatter_add_(
             0, used.reshape(-1, C), grad.reshape(-1, C)
         )
@@ -132,20 +132,21 @@ def _max_block(
     where = torch.zeros(b, n, C, dtype=torch.long, device=x.device) if track else None
 
     def offer(lo: int, hi: int, candidate: Tensor, position: Tensor) -> None:
+        # in place: a training step makes ~2 * reach offers of (rows, n, C) each
         current = best[:, lo:hi]
-        if where is None:
-            torch.maximum(current, candidate, out=current)
-            return
-        better = candidate > current
-        best[:, lo:hi] = torch.where(better, candidate, current)
-        where[:, lo:hi] = torch.where(better, position, where[:, lo:hi])
+        if where is not None:
+            chosen = where[:, lo:hi]
+            torch.where(candidate > current, position, chosen, out=chosen)
+        torch.maximum(current, candidate, out=current)
 
     near = min(reach, n)
+    shifted = torch.empty_like(x)  # reused buffer for x shifted by an offset, plus its row
     for d in range(-(near - 1), near):  # t = w + d, each offset its own table row
         lo, hi = max(0, -d), min(n, n - d)
         if lo < hi:
             positions = torch.arange(lo + d, hi + d, device=x.device)[None, :, None]
-            offer(lo, hi, x[:, lo + d : hi + d] + table[d + reach], positions)
+            candidate = torch.add(x[:, lo + d : hi + d], table[d + reach], out=shifted[:, lo:hi])
+            offer(lo, hi, candidate, positions)
     if n > reach:
         prefix, prefix_at = torch.cummax(x, dim=1)  # max over t <= j
         offer(reach, n, prefix[:, : n - reach] + table[0], prefix_at[:, : n - reach])
