@@ -1,9 +1,13 @@
 """senna_srl: training, frames, save/load, the length limit, PT0 input, bad input."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import spacy
 from spacy.lang.en import English
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, DocBin, Span
 from spacy.training import Example
 from spacy.util import make_tempdir
 
@@ -270,3 +274,35 @@ def test_gold_frames_with_overlaps_orphan_continuations_and_references_train(srl
     assert {"R-A0", "C-A1", "A0"} <= set(nlp.get_pipe("senna_srl").labels)
     assert last < first * 0.2
     assert 0.0 <= scores["srl_f"] <= 1.0 and "R-A0" in scores["srl_per_type"]
+
+
+@pytest.mark.slow
+def test_spacy_train_runs_the_streamed_srl_pt0_config(tmp_path, srl_reference_doc):
+    """configs/srl-pt0.cfg streams its corpus and reads labels from all of it."""
+    nlp = English()
+    docs = []
+    for words, tags, frames in SENTENCES:
+        doc = srl_reference_doc(nlp.vocab, words, tags, frames)
+        doc.spans["pt0"] = [Span(doc, 0, 1, label="NP")]
+        docs.append(doc)
+    # a label only in the last of 901 docs: spaCy alone would initialize from 100 of them
+    rare = srl_reference_doc(
+        nlp.vocab, ["Go", "home"], ["VB", "NN"], {0: [("V", 0, 1), ("AM-DIR", 1, 2)]}
+    )
+    rare.spans["pt0"] = [Span(rare, 0, 1, label="VP")]
+    DocBin(docs=docs * 300 + [rare]).to_disk(tmp_path / "srl.spacy")
+    out = tmp_path / "out"
+    config = Path(__file__).resolve().parents[2] / "configs" / "srl-pt0.cfg"
+    options = {
+        "paths.train": tmp_path / "srl.spacy",
+        "paths.dev": tmp_path / "srl.spacy",
+        "training.max_steps": 4,
+        "training.eval_frequency": 2,
+        "output": out,
+    }
+    cmd = [sys.executable, "-m", "spacy", "train", str(config)]
+    cmd += [arg for key, value in options.items() for arg in (f"--{key}", str(value))]
+    subprocess.run(cmd, check=True, capture_output=True, cwd=tmp_path)
+    labels = {label for _, _, frames in SENTENCES for f in frames.values() for label, *_ in f}
+    labels.add("AM-DIR")
+    assert set(spacy.load(out / "model-last").get_pipe("senna_srl").labels) == labels
