@@ -265,7 +265,8 @@ def _work(
     results,
 ) -> None:
     """A worker process: train on the batches of `tasks` until it gets None."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
+    for sig in (signal.SIGINT, signal.SIGTERM):  # the main process stops the run
+        signal.signal(sig, signal.SIG_IGN)
     try:
         torch.set_num_threads(threads)
         corpus = EncodedCorpus(Path(corpus_dir))

@@ -1,7 +1,13 @@
 """`pretrain-lm`: options generated from the settings, a run from the command line, and
 bad inputs and outputs as one line."""
 
+import json
 import random
+import signal
+import subprocess
+import sys
+import threading
+import time
 
 import pytest
 import spacy
@@ -84,3 +90,38 @@ def test_pretrain_lm_errors(capsys, tmp_path, afile, fail_line):
     assert str(missing) in fail_line(capsys, "pretrain-lm", missing, tmp_path / "lm", "--quiet")
     line = fail_line(capsys, "pretrain-lm", text, afile / "lm", "--quiet")
     assert line.startswith(f"✘ {afile / 'lm'}") and f"{afile} is not a directory" in line
+
+
+def _started_in_background():
+    """What a shell does to a command started with `&`: SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_the_run_cleanly(tmp_path, workers, sig):
+    """SIGTERM (timeout, job schedulers) and SIGINT, even in the background, stop the run
+    like Ctrl-C: checkpoint and vectors written, exit status 0, resumable."""
+    corpus_path = _corpus(tmp_path / "corpus.txt")
+    out = tmp_path / "lm"
+    run = subprocess.Popen(
+        [sys.executable, "-m", "spacy_senna", "pretrain-lm", str(corpus_path), str(out),
+         "--workers", workers, "--threads", "1", "--epochs", "0", "--max-seconds", "300",
+         "--validation-words", "500", "--batch-size", "64", "--eval-every-words", "2000"],
+        preexec_fn=_started_in_background, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(run.stdout.readline, b"")))
+    reader.start()
+    deadline = time.monotonic() + 120
+    while not any(line.startswith(b"words") and b"| 0 w/s" not in line for line in lines):
+        assert time.monotonic() < deadline and run.poll() is None, b"".join(lines).decode()
+        time.sleep(0.2)
+    run.send_signal(sig)
+    run.wait(timeout=60)
+    reader.join()
+    assert run.returncode == 0, b"".join(lines).decode()
+    meta = json.loads((out / "lm_meta.json").read_text())
+    assert meta["stop_reason"] == "interrupted" and meta["words_seen"] > 0
+    assert (out.parent / "lm.checkpoints" / "checkpoint.pt").exists()
