@@ -45,6 +45,7 @@ from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from ..annotations import TOKEN_ANNOTATIONS
 from ..models import Sequences, get_net, sequence_bounds
 from ..threads import torch_threads
+from .whitespace import words_only
 
 # SENNA's two base features (Table 5), the [model.features] of every default model
 WORD_CAPS_FEATURES = """
@@ -265,8 +266,11 @@ class SequenceLabeler(TrainablePipe):
         """One prediction per doc (`doc_prediction`), from the decoded rows of the batch.
 
         The batch goes through the model in calls of bounded size (`input_batches`).
+        Docs with whitespace tokens are labelled without them (see whitespace.py).
         """
-        docs = list(docs)
+        originals = list(docs)
+        copies = [words_only(doc) for doc in originals]
+        docs = [words for words, _ in copies]
         self._check_inputs(docs)
         rows_of: List[List[Row]] = [[] for _ in docs]
         results_of: List[List[Any]] = [[] for _ in docs]
@@ -278,7 +282,11 @@ class SequenceLabeler(TrainablePipe):
                 rows_of[d].extend(rows)
                 results_of[d].extend(results[i : i + len(rows)])
                 i += len(rows)
-        return [self.doc_prediction(*args) for args in zip(docs, rows_of, results_of)]
+        predictions = [self.doc_prediction(*args) for args in zip(docs, rows_of, results_of)]
+        return [
+            prediction if kept is None else self.prediction_on_doc(prediction, kept, len(doc))
+            for prediction, doc, (_, kept) in zip(predictions, originals, copies)
+        ]
 
     def input_items(self, doc: Doc) -> List[Any]:
         """The model inputs of one doc at prediction time (SRL: predicates in chunks)."""
@@ -323,6 +331,12 @@ class SequenceLabeler(TrainablePipe):
     @abstractmethod
     def doc_prediction(self, doc: Doc, rows: List[Row], results: List[Any]) -> Any:
         """The prediction for one doc from the results of its rows."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def prediction_on_doc(self, prediction: Any, kept: numpy.ndarray, n_tokens: int) -> Any:
+        """A prediction made without the doc's whitespace tokens, in the doc's token
+        offsets (`kept`: the doc index of each token the prediction saw)."""
         raise NotImplementedError
 
     @abstractmethod

@@ -24,6 +24,7 @@ from ..layers.crf import CRF
 from ..models import Sequences, get_net
 from ..tags import Chunk, allowed_transitions, biluo_labels, biluo_to_chunks
 from .sequence_labeler import Row, SennaWarning, SequenceLabeler
+from .whitespace import to_doc_chunks
 
 #: the analyses of one row, best first: (chunks relative to the row, their probabilities)
 Ranked = List[Tuple[List[Chunk], numpy.ndarray]]
@@ -95,6 +96,10 @@ class DocSpanLabeler(SpanLabeler):
             probs = [ranked[rank][1] for ranked in results]
             out.append((chunks, numpy.concatenate(probs) if probs else EMPTY))
         return out
+
+    def prediction_on_doc(self, ranked: Ranked, kept: numpy.ndarray, n_tokens: int) -> Ranked:
+        """Every analysis's spans in the doc's offsets (over any whitespace inside)."""
+        return [(to_doc_chunks(chunks, kept), probs) for chunks, probs in ranked]
 
     def set_annotations(self, docs: Sequence[Doc], predictions: List[Ranked]) -> None:
         """Write the best analysis (`write_spans`) and keep the next ones as span groups."""

@@ -24,6 +24,7 @@ from ..models import sequence_bounds
 from ..tags import Chunk, chunks_to_biluo
 from .sequence_labeler import MAX_PREDICT_FLOATS, WORD_CAPS_FEATURES, Row, same_tokens
 from .spans import Ranked, SpanLabeler, non_overlapping
+from .whitespace import to_doc_chunks, to_doc_index
 
 DEFAULT_SRL_MODEL = Config().from_str(
     f"""
@@ -230,6 +231,15 @@ class SennaSRL(SpanLabeler):
             shifted = [(label, s + row.start, e + row.start) for label, s, e in chunks]
             frames.append((row.predicate, shifted, probs))
         return frames
+
+    def prediction_on_doc(
+        self, frames: List[Frame], kept: numpy.ndarray, n_tokens: int
+    ) -> List[Frame]:
+        """The frames' predicates and arguments in the doc's offsets."""
+        return [
+            (to_doc_index(predicate, kept), to_doc_chunks(chunks, kept), probs)
+            for predicate, chunks, probs in frames
+        ]
 
     def set_annotations(self, docs: Iterable[Doc], predictions: List[List[Frame]]) -> None:
         """Replace the docs' frames with the predicted ones."""

@@ -11,6 +11,7 @@ from spacy.vocab import Vocab
 from thinc.api import Model
 
 from .sequence_labeler import Row, SequenceLabeler, default_model_config, same_tokens
+from .whitespace import SPACE_TAG
 
 DEFAULT_TAGGER_MODEL = default_model_config(
     """
@@ -78,11 +79,19 @@ class SennaTagger(SequenceLabeler):
         """The tag ids of the whole doc: its rows' Viterbi paths end to end."""
         return numpy.concatenate(results) if results else numpy.zeros(0, dtype="int64")
 
+    def prediction_on_doc(
+        self, tag_ids: numpy.ndarray, kept: numpy.ndarray, n_tokens: int
+    ) -> numpy.ndarray:
+        """The tag ids on every token; -1 (SPACE_TAG) on whitespace tokens."""
+        out = numpy.full(n_tokens, -1, dtype="int64")
+        out[kept] = tag_ids
+        return out
+
     def set_annotations(self, docs: Iterable[Doc], tag_ids: List[numpy.ndarray]) -> None:
-        """Write token.tag_ (keeping tags already set unless overwrite)."""
-        hashes = numpy.array(
-            [self.vocab.strings.add(tag) for tag in self.tag_names], dtype="uint64"
-        )
+        """Write token.tag_ (keeping tags already set unless overwrite); id -1 is
+        SPACE_TAG, the tag of whitespace tokens."""
+        names = [*self.tag_names, SPACE_TAG]
+        hashes = numpy.array([self.vocab.strings.add(tag) for tag in names], dtype="uint64")
         for doc, ids in zip(docs, tag_ids):
             if not len(doc):
                 continue

@@ -1,0 +1,60 @@
+"""Whitespace tokens are not words.
+
+spaCy makes a token of every extra run of spaces, tabs or newlines ("Acme  Corp", a
+paragraph break). SENNA's networks never see one in training, and as a word in the
+windows it changes its neighbours' labels. So the components label a copy of such a doc
+without them (`words_only`) and map the labels back onto the doc (`to_doc_chunks`,
+`to_doc_index`): a span stretches over the whitespace inside it, a whitespace token
+gets no span of its own and spaCy's tag "_SP" from the tagger.
+"""
+
+from typing import List, Optional, Tuple
+
+import numpy
+from spacy.attrs import IS_SPACE, TAG
+from spacy.tokens import Doc, Span, SpanGroup
+
+from ..tags import Chunk
+
+#: token.tag_ of whitespace tokens (spaCy's English models use the same)
+SPACE_TAG = "_SP"
+
+
+def words_only(doc: Doc) -> Tuple[Doc, Optional[numpy.ndarray]]:
+    """`(doc, None)` when no token is whitespace; else a copy without the whitespace
+    tokens (with their tags, sentence boundaries and span groups) and, for each token of
+    the copy, its index in `doc`."""
+    is_space = doc.to_array(IS_SPACE).astype(bool)
+    if not is_space.any():
+        return doc, None
+    kept = numpy.flatnonzero(~is_space)
+    spaces = [bool(doc[i].whitespace_) or bool(i + 1 < len(doc) and is_space[i + 1]) for i in kept]
+    words = Doc(doc.vocab, words=[doc[i].text for i in kept], spaces=spaces)
+    if len(kept) and doc.has_annotation("TAG"):
+        words.from_array([TAG], doc.to_array([TAG])[kept].reshape(-1, 1))
+    if len(kept) and doc.has_annotation("SENT_START"):
+        sentence = numpy.zeros(len(doc), dtype="int64")
+        for k, sent in enumerate(doc.sents):
+            sentence[sent.start : sent.end] = k
+        ids = sentence[kept]
+        for token, starts in zip(words, [True, *(ids[1:] != ids[:-1])]):
+            token.is_sent_start = bool(starts)
+    words_before = numpy.concatenate([[0], numpy.cumsum(~is_space)])
+    for key, group in doc.spans.items():
+        spans = []
+        for span in group:
+            start, end = words_before[span.start], words_before[span.end]
+            if end > start:
+                spans.append(Span(words, int(start), int(end), label=span.label))
+        words.spans[key] = SpanGroup(words, spans=spans)
+    return words, kept
+
+
+def to_doc_chunks(chunks: List[Chunk], kept: numpy.ndarray) -> List[Chunk]:
+    """Chunks of the copy without whitespace as chunks of the doc."""
+    return [(label, int(kept[start]), int(kept[end - 1]) + 1) for label, start, end in chunks]
+
+
+def to_doc_index(index: Optional[int], kept: numpy.ndarray) -> Optional[int]:
+    """A token index of the copy without whitespace as an index of the doc."""
+    return None if index is None else int(kept[index])
