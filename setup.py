@@ -33,5 +33,8 @@ setup(
             "spacy-senna.CharFeature.v1 = spacy_senna.features:char_feature",
             "spacy-senna.SpanTagFeature.v1 = spacy_senna.features:span_tag_feature",
         ],
+        "spacy_callbacks": [
+            "spacy-senna.release_memory.v1 = spacy_senna.release_memory:make_release_memory",
+        ],
     },
 )

@@ -5,7 +5,7 @@ scorers; installed entry points make `spacy train` and `spacy.load` find them wi
 `--code`.
 """
 
-from . import features, gazetteer, models, readers, scoring  # noqa: F401
+from . import features, gazetteer, models, readers, release_memory, scoring  # noqa: F401
 from .about import __version__
 from .frames import SrlFrame, srl_frames
 from .layers.crf import CRF

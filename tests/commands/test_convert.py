@@ -1,7 +1,6 @@
 """`python -m spacy_senna convert`: output names, the written DocBins, bad arguments, and
 outputs replaced only by complete files."""
 
-
 import pytest
 from spacy.tokens import DocBin
 from spacy.vocab import Vocab
