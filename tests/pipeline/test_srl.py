@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 import spacy
+import torch
 from spacy.lang.en import English
 from spacy.tokens import Doc, DocBin, Span
 from spacy.training import Example
 from spacy.util import make_tempdir
 
 import spacy_senna  # noqa: F401
-from spacy_senna.models import featurize_predicates
+from spacy_senna.models import featurize_predicates, get_net
 from spacy_senna.readers import copy_inputs
 
 # words, POS, {predicate index: [(label, start, end), ...]} (V included, as in CoNLL-2005)
@@ -277,8 +278,11 @@ def test_gold_frames_with_overlaps_orphan_continuations_and_references_train(srl
 
 
 @pytest.mark.slow
-def test_spacy_train_runs_the_streamed_srl_pt0_config(tmp_path, srl_reference_doc):
-    """configs/srl-pt0.cfg streams its corpus and reads labels from all of it."""
+def test_spacy_train_runs_the_streamed_srl_pt0_config_and_its_continuation(
+    tmp_path, srl_reference_doc
+):
+    """configs/srl-pt0.cfg streams its corpus and reads labels from all of it;
+    configs/srl-pt0-netpt0.cfg resumes the trained component (same labels, new weights)."""
     nlp = English()
     docs = []
     for words, tags, frames in SENTENCES:
@@ -305,4 +309,15 @@ def test_spacy_train_runs_the_streamed_srl_pt0_config(tmp_path, srl_reference_do
     subprocess.run(cmd, check=True, capture_output=True, cwd=tmp_path)
     labels = {label for _, _, frames in SENTENCES for f in frames.values() for label, *_ in f}
     labels.add("AM-DIR")
-    assert set(spacy.load(out / "model-last").get_pipe("senna_srl").labels) == labels
+    trained = spacy.load(out / "model-last").get_pipe("senna_srl")
+    assert set(trained.labels) == labels
+    continued = tmp_path / "continued"
+    options.update({"paths.source": out / "model-last", "output": continued})
+    cmd = [sys.executable, "-m", "spacy", "train", str(config.parent / "srl-pt0-netpt0.cfg")]
+    cmd += [arg for key, value in options.items() for arg in (f"--{key}", str(value))]
+    subprocess.run(cmd, check=True, capture_output=True, cwd=tmp_path)
+    resumed = spacy.load(continued / "model-last").get_pipe("senna_srl")
+    assert resumed.labels == trained.labels
+    before, after = (get_net(c.model).state_dict() for c in (trained, resumed))
+    assert before.keys() == after.keys()
+    assert any(not torch.equal(before[k], after[k]) for k in before)
