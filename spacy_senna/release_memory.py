@@ -9,29 +9,28 @@ Where the C library has no `malloc_trim` (macOS, musl) the callback does nothing
 """
 
 import ctypes
-import ctypes.util
+from functools import lru_cache
 from typing import Any, Callable, Dict, Optional
 
 from spacy.language import Language
 from spacy.util import registry
 
 
-def _load_malloc_trim() -> Optional[Callable[[int], int]]:
-    name = ctypes.util.find_library("c")
+@lru_cache(maxsize=1)
+def _malloc_trim() -> Optional[Callable[[int], int]]:
+    """The C library's malloc_trim, looked up once, on first use (not at import)."""
     try:
-        return ctypes.CDLL(name).malloc_trim if name else None
+        return ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):
         return None
 
 
-_MALLOC_TRIM = _load_malloc_trim()
-
-
 def release_freed_memory() -> bool:
     """Return the C heap's free pages to the OS; False where malloc_trim is missing."""
-    if _MALLOC_TRIM is None:
+    trim = _malloc_trim()
+    if trim is None:
         return False
-    _MALLOC_TRIM(0)
+    trim(0)
     return True
 
 
