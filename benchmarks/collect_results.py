@@ -53,6 +53,14 @@ ACCURACY_ROWS: List[Row] = [
     Row(
         CHUNK, "senna-plus (+ chars + LM)", "chunk-plus-test.json", "spans_chunks_f", 94.32, "SENNA"
     ),
+    Row(
+        CHUNK,
+        "senna-plus, refitted on all of train",
+        "chunk-plus-full-test.json",
+        "spans_chunks_f",
+        94.32,
+        "SENNA",
+    ),
     Row(NER, WLL_ARGMAX, "ner-wll-decoding.json", ARGMAX, 79.53, "NN+WLL"),
     Row(NER, WLL_VITERBI, "ner-wll-testb.json", "ents_f", None, ""),
     Row(NER, "senna SLL", "ner-testb.json", "ents_f", 81.47, "NN+SLL"),
@@ -76,6 +84,22 @@ ACCURACY_ROWS: List[Row] = [
     ),
     Row(
         SRL, "senna SLL + LM + PT0 (PT0 network)", "srl-pt0-net-test.json", "srl_f", 75.49, "SENNA"
+    ),
+    Row(
+        SRL,
+        "+ trained on the PT0 network's segments (PT0 network)",
+        "srl-pt0-netpt0-net-test.json",
+        "srl_f",
+        75.49,
+        "SENNA",
+    ),
+    Row(
+        SRL,
+        "+ trained on the PT0 network's segments (cascade from words)",
+        "srl-pt0-netpt0-words-test.json",
+        "srl_f",
+        75.49,
+        "SENNA",
     ),
 ]
 
