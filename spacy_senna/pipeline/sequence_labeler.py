@@ -45,7 +45,7 @@ from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from ..annotations import TOKEN_ANNOTATIONS
 from ..models import Sequences, get_net, sequence_bounds
 from ..threads import torch_threads
-from .whitespace import words_only
+from .whitespace import example_words_only, words_only
 
 # SENNA's two base features (Table 5), the [model.features] of every default model
 WORD_CAPS_FEATURES = """
@@ -191,6 +191,12 @@ class SequenceLabeler(TrainablePipe):
 
     # -- what the model reads and the gold rows -------------------------------------------
 
+    @property
+    def input_attrs(self) -> Tuple[str, ...]:
+        """The token attributes the features read besides the text (e.g. "tag_")."""
+        features = self.model.attrs["featurizer"].features.values()
+        return tuple(f.attr for f in features if isinstance(getattr(f, "attr", None), str))
+
     def model_input(self, docs: List[Doc]) -> List[Any]:
         """What the model reads: the docs (one row per sentence); SRL pairs each doc with
         its predicates (one row per predicate)."""
@@ -269,7 +275,7 @@ class SequenceLabeler(TrainablePipe):
         Docs with whitespace tokens are labelled without them (see whitespace.py).
         """
         originals = list(docs)
-        copies = [words_only(doc) for doc in originals]
+        copies = [words_only(doc, self.input_attrs) for doc in originals]
         docs = [words for words, _ in copies]
         self._check_inputs(docs)
         rows_of: List[List[Row]] = [[] for _ in docs]
@@ -390,6 +396,8 @@ class SequenceLabeler(TrainablePipe):
         losses.setdefault(self.name, 0.0)
         examples = list(examples)
         validate_examples(examples, f"{type(self).__name__}.update")
+        # the networks learn from words only, as they label them (whitespace.py)
+        examples = [example_words_only(eg, self.input_attrs) for eg in examples]
         if not any(len(eg.predicted) for eg in examples):
             return losses
         set_dropout_rate(self.model, drop)

@@ -5,14 +5,16 @@ paragraph break). SENNA's networks never see one in training, and as a word in t
 windows it changes its neighbours' labels. So the components label a copy of such a doc
 without them (`words_only`) and map the labels back onto the doc (`to_doc_chunks`,
 `to_doc_index`): a span stretches over the whitespace inside it, a whitespace token
-gets no span of its own and spaCy's tag "_SP" from the tagger.
+gets no span of its own and spaCy's tag "_SP" from the tagger. Training reads the same
+copies (`example_words_only`), so the networks never learn from a whitespace token.
 """
 
-from typing import List, Optional, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import IS_SPACE, TAG
 from spacy.tokens import Doc, Span, SpanGroup
+from spacy.training import Example
 
 from ..tags import Chunk
 
@@ -20,10 +22,11 @@ from ..tags import Chunk
 SPACE_TAG = "_SP"
 
 
-def words_only(doc: Doc) -> Tuple[Doc, Optional[numpy.ndarray]]:
+def words_only(doc: Doc, attrs: Sequence[str] = ("tag_",)) -> Tuple[Doc, Optional[numpy.ndarray]]:
     """`(doc, None)` when no token is whitespace; else a copy without the whitespace
-    tokens (with their tags, sentence boundaries and span groups) and, for each token of
-    the copy, its index in `doc`."""
+    tokens (with the token attributes `attrs` the networks read, e.g. "tag_", "pos_" or
+    "_.my_attr", and the sentence boundaries and span groups) and, for each token of the
+    copy, its index in `doc`."""
     is_space = doc.to_array(IS_SPACE).astype(bool)
     if not is_space.any():
         return doc, None
@@ -32,6 +35,9 @@ def words_only(doc: Doc) -> Tuple[Doc, Optional[numpy.ndarray]]:
     words = Doc(doc.vocab, words=[doc[i].text for i in kept], spaces=spaces)
     if len(kept) and doc.has_annotation("TAG"):
         words.from_array([TAG], doc.to_array([TAG])[kept].reshape(-1, 1))
+    for attr in attrs:
+        if attr != "tag_":
+            _copy_attr(doc, words, kept, attr)
     if len(kept) and doc.has_annotation("SENT_START"):
         sentence = numpy.zeros(len(doc), dtype="int64")
         for k, sent in enumerate(doc.sents):
@@ -48,6 +54,27 @@ def words_only(doc: Doc) -> Tuple[Doc, Optional[numpy.ndarray]]:
                 spans.append(Span(words, int(start), int(end), label=span.label))
         words.spans[key] = SpanGroup(words, spans=spans)
     return words, kept
+
+
+def example_words_only(example: Example, attrs: Sequence[str] = ("tag_",)) -> Example:
+    """A training example whose predicted doc has no whitespace tokens (the reference is
+    kept: spaCy's alignment skips whitespace, so the gold lands on the same words)."""
+    words, kept = words_only(example.predicted, attrs)
+    return example if kept is None else Example(words, example.reference)
+
+
+def _copy_attr(doc: Doc, words: Doc, kept: numpy.ndarray, attr: str) -> None:
+    """Copy one token attribute (or `_.` extension) from `doc`'s kept tokens to `words`;
+    attributes that cannot be set (computed from the text, or by a getter) are computed
+    on the copy as on the doc."""
+    for token, i in zip(words, kept.tolist()):
+        try:
+            if attr.startswith("_."):
+                token._.set(attr[2:], doc[i]._.get(attr[2:]))
+            else:
+                setattr(token, attr, getattr(doc[i], attr))
+        except (AttributeError, NotImplementedError, ValueError, TypeError):
+            return
 
 
 def to_doc_chunks(chunks: List[Chunk], kept: numpy.ndarray) -> List[Chunk]:

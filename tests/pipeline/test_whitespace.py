@@ -3,7 +3,8 @@ with them as it labels the same doc without them, and they get no label of their
 
 import pytest
 import spacy
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
+from spacy.training import Example
 
 from spacy_senna.pipeline.whitespace import SPACE_TAG, words_only
 
@@ -82,3 +83,27 @@ def test_the_copy_without_whitespace_keeps_inputs_and_sentences(nlp):
     # a span of whitespace only has no words: it is dropped
     assert [(s.start, s.end, s.label_) for s in words.spans["pt0"]] == [(0, 2, "NP"), (3, 5, "VP")]
     assert words_only(nlp(TEXT))[1] is None
+
+
+def test_the_copy_keeps_every_attribute_the_features_read(nlp):
+    Token.set_extension("senna_test_mark", default="", force=True)
+    doc = Doc(nlp.vocab, words=["Big", "\n", "dogs", "bark"], pos=["ADJ", "SPACE", "NOUN", "VERB"])
+    doc[3]._.senna_test_mark = "yes"
+    words, kept = words_only(doc, ("tag_", "pos_", "_.senna_test_mark", "is_title"))
+    assert [t.pos_ for t in words] == ["ADJ", "NOUN", "VERB"]
+    assert [t._.senna_test_mark for t in words] == ["", "", "yes"]
+    assert words.has_annotation("POS")
+
+
+def test_training_learns_from_the_words_only(pipeline_dir):
+    """A training doc with whitespace tokens gives the loss of the same words without
+    them: the networks never learn from a newline as a word."""
+    nlp = spacy.load(pipeline_dir)
+    ner = nlp.get_pipe("senna_ner")
+    losses = []
+    for text in (TEXT, SPACED):
+        gold = nlp(text)  # its own entities as gold; the whitespace tokens are O or inside
+        eg = Example(nlp.make_doc(text), gold)
+        losses.append(ner.update([eg], sgd=None)["senna_ner"])  # no sgd: weights unchanged
+    assert losses[0] > 0
+    assert losses[1] == pytest.approx(losses[0], rel=1e-5)
