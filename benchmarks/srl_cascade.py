@@ -22,6 +22,7 @@ import platform
 import resource
 import statistics
 import time
+import warnings
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -45,7 +46,11 @@ def assemble(tagger: str, pt0: str, srl: str) -> Language:
         found = [n for n in source.pipe_names if source.get_pipe_meta(n).factory == factory]
         if not found:
             raise SystemExit(f"{path}: no {factory} component (has {source.pipe_names})")
-        nlp.add_pipe(found[0], name=name, source=source)
+        with warnings.catch_warnings():
+            # spaCy's W113 (the sources' vectors differ) does not apply: senna components
+            # copy the vectors into their own lookup tables when they are initialised
+            warnings.filterwarnings("ignore", message=r"\[W113\]")
+            nlp.add_pipe(found[0], name=name, source=source)
     spans_key = nlp.get_pipe("senna_pt0").cfg.get("spans_key")
     if spans_key != "pt0":
         raise SystemExit(f"{pt0}: its chunker writes doc.spans['{spans_key}'], not 'pt0'")
