@@ -22,11 +22,11 @@ from ..tags import Chunk
 SPACE_TAG = "_SP"
 
 
-def words_only(doc: Doc, attrs: Sequence[str] = ("tag_",)) -> Tuple[Doc, Optional[numpy.ndarray]]:
+def words_only(doc: Doc, attrs: Sequence[str] = ()) -> Tuple[Doc, Optional[numpy.ndarray]]:
     """`(doc, None)` when no token is whitespace; else a copy without the whitespace
-    tokens (with the token attributes `attrs` the networks read, e.g. "tag_", "pos_" or
-    "_.my_attr", and the sentence boundaries and span groups) and, for each token of the
-    copy, its index in `doc`."""
+    tokens (with their tags, sentence boundaries and span groups, and the other token
+    attributes in `attrs` that the networks read, e.g. "pos_" or "_.my_attr") and, for
+    each token of the copy, its index in `doc`."""
     is_space = doc.to_array(IS_SPACE).astype(bool)
     if not is_space.any():
         return doc, None
@@ -35,9 +35,8 @@ def words_only(doc: Doc, attrs: Sequence[str] = ("tag_",)) -> Tuple[Doc, Optiona
     words = Doc(doc.vocab, words=[doc[i].text for i in kept], spaces=spaces)
     if len(kept) and doc.has_annotation("TAG"):
         words.from_array([TAG], doc.to_array([TAG])[kept].reshape(-1, 1))
-    for attr in attrs:
-        if attr != "tag_":
-            _copy_attr(doc, words, kept, attr)
+    for attr in set(attrs) - {"tag_"}:  # tags are copied above, as one array
+        _copy_attr(doc, words, kept, attr)
     if len(kept) and doc.has_annotation("SENT_START"):
         sentence = numpy.zeros(len(doc), dtype="int64")
         for k, sent in enumerate(doc.sents):
@@ -56,7 +55,7 @@ def words_only(doc: Doc, attrs: Sequence[str] = ("tag_",)) -> Tuple[Doc, Optiona
     return words, kept
 
 
-def example_words_only(example: Example, attrs: Sequence[str] = ("tag_",)) -> Example:
+def example_words_only(example: Example, attrs: Sequence[str] = ()) -> Example:
     """A training example whose predicted doc has no whitespace tokens (the reference is
     kept: spaCy's alignment skips whitespace, so the gold lands on the same words)."""
     words, kept = words_only(example.predicted, attrs)
