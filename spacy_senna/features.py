@@ -9,7 +9,7 @@ one character CNN embeds together.
 
 import re
 from collections import Counter
-from typing import Dict, Iterable, List, Optional, Sequence
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence
 
 import numpy
 from spacy.attrs import ORTH
@@ -87,7 +87,7 @@ class Feature:
         """Build the dictionaries from training docs (and optionally `vocab.vectors`)."""
         counts = [Counter() for _ in self.widths]
         for doc in docs:
-            for token in doc:
+            for token in _words(doc):
                 for col, value in enumerate(self.token_strings(token)):
                     counts[col][value] += 1
         for col, counter in enumerate(counts):
@@ -124,7 +124,7 @@ class WordFeature(Feature):
     def fit(self, docs: Iterable[Doc], vocab=None) -> None:
         counter: Counter = Counter()
         for doc in docs:
-            counter.update(normalize_word(t.text) for t in doc)
+            counter.update(normalize_word(t.text) for t in _words(doc))
         words = [w for w, c in counter.most_common() if c >= self.min_freq]
         vector_words: List[str] = []
         vectors = vocab.vectors if vocab is not None else None
@@ -145,6 +145,11 @@ class WordFeature(Feature):
 
     def initial_table(self, column: int) -> Optional[numpy.ndarray]:
         return self._init_rows
+
+
+def _words(doc: Doc) -> Iterator[Token]:
+    """The doc's tokens without whitespace ones, which the networks never see as words."""
+    return (token for token in doc if not token.is_space)
 
 
 def _rows_from_vectors(lexicon: Lexicon, vocab, width: int) -> numpy.ndarray:
@@ -314,7 +319,7 @@ class CharFeature(Feature):
     def fit(self, docs: Iterable[Doc], vocab=None) -> None:
         counter: Counter = Counter()
         for doc in docs:
-            for token in doc:
+            for token in _words(doc):
                 counter.update(self.chars(token.text))
         frequent = Lexicon.from_counts(counter, self.min_freq).to_list()
         self.lexicons = [Lexicon.from_words([*WORD_MARKS, *frequent])]

@@ -70,3 +70,21 @@ def test_null_leaves_a_default_feature_out():
     nothing = {"word": None, "caps": None, "suffix": None}
     with pytest.raises(ValueError, match="at least one feature"):
         English().add_pipe("senna_tagger", config={"model": {"features": nothing}})
+
+
+def test_dictionaries_leave_whitespace_tokens_out():
+    """Whitespace tokens never reach the networks as words, so no dictionary holds them."""
+    vocab = English().vocab
+    doc = Doc(vocab, words=["Hello", "\n\n", "world", " "], spaces=[False, False, False, False])
+    features = {
+        "word": registry.misc.get("spacy-senna.WordFeature.v1")(),
+        "suffix": registry.misc.get("spacy-senna.SuffixFeature.v1")(),
+        "chars": registry.misc.get("spacy-senna.CharFeature.v1")(),
+    }
+    for feature in features.values():
+        feature.fit([doc])
+    assert features["word"].lexicons[0].to_list()[-2:] == ["hello", "world"]
+    assert not any(s.isspace() for s in features["word"].lexicons[0].to_list())
+    assert not any(s.isspace() for s in features["suffix"].lexicons[0].to_list())
+    assert "\n" not in features["chars"].lexicons[0] and " " not in features["chars"].lexicons[0]
+    assert "o" in features["chars"].lexicons[0]
