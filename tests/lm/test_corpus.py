@@ -39,6 +39,19 @@ def test_corpus_windows_pad_lines_and_normalise(tmp_path):
     assert set(small.flatten()) <= {PADDING, UNKNOWN, 2}
 
 
+def test_a_file_named_twice_is_read_twice(tmp_path):
+    """Naming an input again weights it: its words count, and are trained on, once per name."""
+    news, wiki = tmp_path / "news.txt", tmp_path / "wiki.txt"
+    news.write_text("shares rose\n", encoding="utf8")
+    wiki.write_text("the cat sat on the mat\n", encoding="utf8")
+    settings = CorpusSettings(vocab_size=100, window=5)
+    once = load_or_encode([wiki, news], tmp_path / "once", settings)
+    twice = load_or_encode([wiki, news, news], tmp_path / "twice", settings)
+    assert (once.n_train_tokens, twice.n_train_tokens) == (8, 10)
+    counts = dict(zip(twice.vocab, twice.counts))
+    assert counts["shares"] == counts["rose"] == 2 and counts["cat"] == 1
+
+
 def test_long_lines_and_small_vocabulary(tmp_path, capsys, config):
     text = tmp_path / "long.txt"
     rng = random.Random(1)
