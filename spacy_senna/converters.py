@@ -19,6 +19,9 @@ from .tags import conlleval_chunks
 from .text_input import open_text
 
 Row = tuple[int, list[str]]  # (line number, columns)
+# user_data key of the document (0, 1, ...) a sentence belongs to, in formats that mark
+# documents (CoNLL-2003's -DOCSTART- lines); `convert --documents` groups on it
+DOCUMENT_KEY = "spacy_senna.document"
 
 _CONLLU_RANGE = re.compile(r"^[0-9]+-[0-9]+$")
 _CONLLU_EMPTY = re.compile(r"^[0-9]+\.[0-9]+$")
@@ -134,9 +137,19 @@ def _is_docstart(line: str) -> bool:
 def read_conll2003(path: Path, vocab: Vocab) -> Iterator[Doc]:
     """CoNLL-2003 `WORD POS CHUNK NER` lines (IOB1) -> `tag_`, `spans["chunks"]`, `ents`.
 
-    `-DOCSTART-` lines separate documents and are dropped.
+    `-DOCSTART-` lines separate documents and are dropped; each doc's
+    `user_data[DOCUMENT_KEY]` numbers the document it came from.
     """
-    for rows in _sentences(path, str.split, _is_docstart):
+    document = 0
+
+    def is_break(line: str) -> bool:
+        nonlocal document
+        if _is_docstart(line):
+            document += 1
+            return True
+        return False
+
+    for rows in _sentences(path, str.split, is_break):
         for lineno, columns in rows:
             _check_columns(path, lineno, columns, ("WORD", "POS", "CHUNK", "NER"), "space")
             _check_iob(path, lineno, columns[2], "CHUNK")
@@ -144,6 +157,7 @@ def read_conll2003(path: Path, vocab: Vocab) -> Iterator[Doc]:
         doc = _make_doc(vocab, [c[0] for _, c in rows], tags=[c[1] for _, c in rows])
         doc.spans["chunks"] = _spans(doc, [c[2] for _, c in rows])
         doc.ents = _spans(doc, [c[3] for _, c in rows])
+        doc.user_data[DOCUMENT_KEY] = document
         yield doc
 
 

@@ -51,9 +51,25 @@ def test_convert_cli_n_sents(tmp_path, capsys, write_input, conll2000_text):
     assert chunks[3:6] == [("NP", 4, 5), ("VP", 6, 7), ("NP", 7, 9)]
 
 
+def test_convert_cli_documents(tmp_path, capsys, write_input, conll2003_text):
+    text = conll2003_text.replace("York NNP I-NP I-LOC\n", "York NNP I-NP I-LOC\n\nBye UH O O\n")
+    path = write_input(tmp_path / "eng.testa", text)
+    main(["convert", str(path), str(tmp_path), "-c", "conll2003", "--documents"])
+    assert "(2 documents)" in capsys.readouterr().out
+    docs = list(DocBin().from_disk(tmp_path / "eng.testa.spacy").get_docs(Vocab()))
+    assert [[s.text for s in d.sents] for d in docs] == [
+        ["Ann Lee Bob saw New York", "Bye"],
+        ["Hi"],
+    ]
+    assert [(e.label_, e.start, e.end) for e in docs[0].ents][-1] == ("LOC", 4, 6)
+    assert [s.label_ for s in docs[0].spans["chunks"]] == ["NP", "VP", "NP"]
+
+
 @pytest.mark.parametrize(
     "args,message",
     [
+        (["--converter", "wsj-pos", "--documents"], "this format marks no documents"),
+        (["--converter", "conll2003", "--documents", "-n", "2"], "either --documents or"),
         (["--converter", "nope"], "Unknown converter 'nope'; available: wsj-pos, conllu"),
         (["--converter", "wsj-pos", "--n-sents", "0"], "--n-sents must be at least 1"),
     ],
