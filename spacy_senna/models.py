@@ -22,6 +22,7 @@ from thinc.model import deserialize_attr, serialize_attr
 
 from .about import __version__
 from .features import Featurizer
+from .layers.document_context import occurrence_groups
 from .layers.sentence import SentenceNetwork
 from .layers.tagger_net import SequenceTaggerNet, build_criterion
 from .layers.window import WindowNetwork, flatten_windows
@@ -51,6 +52,8 @@ def build_window_tagger(
     hidden_width: int = 300,
     criterion: str = "sll",
     constrain_training: bool = False,
+    doc_context: bool = False,
+    context_dropout: float = 0.0,
     nO: Optional[int] = None,
 ) -> Model[List[Doc], "Sequences"]:
     """SENNA's window network (paper §3.3.1, Table 5) scoring every tag of every token.
@@ -64,8 +67,18 @@ def build_window_tagger(
         (word-level softmax, paper Table 4's baseline).
     constrain_training (bool): apply the tag scheme's hard transition constraints in
         training too (they always apply in decoding); SENNA learns all transitions.
+    doc_context (bool): not in SENNA: the output layer also reads the mean hidden layer
+        of the word's other occurrences in the same Doc (document context, e.g. a team
+        name's other mentions; zero when it occurs once). Train on Docs that hold whole
+        documents (`convert --documents`) for it to see anything.
+    context_dropout (float): with doc_context, the probability that a training token's
+        document context is zeroed, so that Docs of one sentence are labelled well too.
     nO (Optional[int]): number of tags; inferred from the component's labels.
     """
+    if not 0.0 <= context_dropout <= 1.0:
+        raise ValueError(f"context_dropout must be between 0 and 1, got {context_dropout}")
+    if context_dropout and not doc_context:
+        raise ValueError("context_dropout needs doc_context = true (it drops document context).")
     return _senna_model(
         "senna_window_tagger",
         forward,
@@ -76,6 +89,8 @@ def build_window_tagger(
         constrain_training=constrain_training,
         window_size=window_size,
         hidden_width=hidden_width,
+        doc_context=doc_context,
+        context_dropout=context_dropout,
     )
 
 
@@ -162,7 +177,11 @@ def _senna_model(
 
 
 def _window_network(model: Model, **common: Any) -> torch.nn.Module:
-    return WindowNetwork(**common)
+    return WindowNetwork(
+        doc_context=model.attrs.get("doc_context", False),
+        context_dropout=model.attrs.get("context_dropout", 0.0),
+        **common,
+    )
 
 
 def _sentence_network(model: Model, **common: Any) -> torch.nn.Module:
@@ -258,7 +277,8 @@ def sequence_bounds(doc: Doc) -> List[Tuple[int, int]]:
 
 
 def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
-    """Flat window ids (n_rows, K), token index (n_seq, T), lengths (n_seq,) and bounds."""
+    """Flat window ids (n_rows, K), token index (n_seq, T), lengths (n_seq,), bounds and,
+    for a model with `doc_context`, each hidden row's occurrence group (else None)."""
     featurizer: Featurizer = model.attrs["featurizer"]
     bounds = [sequence_bounds(doc) for doc in docs]
     pieces = []
@@ -266,9 +286,13 @@ def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
         if doc_bounds:
             ids = featurizer.extract(doc, train)
             pieces.extend(ids[start:end] for start, end in doc_bounds)
-    flat, index = flatten_windows(pieces, model.attrs["window_size"] // 2)
+    half_window = model.attrs["window_size"] // 2
+    flat, index = flatten_windows(pieces, half_window)
     lengths = torch.tensor([len(piece) for piece in pieces], dtype=torch.long)
-    return torch.from_numpy(flat), torch.from_numpy(index), lengths, bounds
+    groups = None
+    if model.attrs.get("doc_context"):
+        groups = occurrence_groups(docs, bounds, index, max(0, len(flat) - 2 * half_window))
+    return torch.from_numpy(flat), torch.from_numpy(index), lengths, bounds, groups
 
 
 def _scores(model: Model, inputs: Tuple, is_train: bool) -> Tuple[torch.Tensor, Callable]:
@@ -292,8 +316,9 @@ def _scores(model: Model, inputs: Tuple, is_train: bool) -> Tuple[torch.Tensor, 
 
 
 def forward(model: Model, docs: List[Doc], is_train: bool):
-    flat, index, lengths, bounds = featurize(model, docs, is_train)
-    emissions, backprop = _scores(model, (flat, index), is_train)
+    flat, index, lengths, bounds, groups = featurize(model, docs, is_train)
+    inputs = (flat, index) if groups is None else (flat, index, groups)
+    emissions, backprop = _scores(model, inputs, is_train)
     return Sequences(emissions, lengths, bounds), backprop
 
 

@@ -8,6 +8,7 @@ from torch import Tensor, nn
 
 from ..lexicon import PADDING
 from .char_cnn import CharCNNSpec
+from .document_context import other_occurrences_mean
 from .lookup import FeatureLookup
 
 
@@ -19,6 +20,10 @@ class WindowNetwork(nn.Module):
     is one 1-D convolution over the whole batch with no compute spent on batch padding.
     `index` then gathers each token's scores into a padded (B, T, n_tags) tensor.
     `char_cnns` add character CNNs after the lookup tables (see FeatureLookup).
+    With `doc_context` the output layer also reads, for each token, the mean hidden layer
+    of its other occurrences (`groups`, see `document_context`); in training each token's
+    context is zeroed with probability `context_dropout`, as if the word occurred once,
+    so the network also labels well a Doc that is a single sentence.
 
     *Shape:* flat ids ``(n_rows, n_columns)``, index ``(batch, time)`` ->
     scores ``(batch, time, n_tags)`` (padding positions hold the scores of row 0)
@@ -35,6 +40,8 @@ class WindowNetwork(nn.Module):
         dropout: float = 0.0,
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
         char_cnns: Sequence[CharCNNSpec] = (),
+        doc_context: bool = False,
+        context_dropout: float = 0.0,
     ):
         super().__init__()
         if window_size < 1 or window_size % 2 == 0:
@@ -48,15 +55,25 @@ class WindowNetwork(nn.Module):
         self.half_window = window_size // 2
         self.hidden = nn.Conv1d(self.lookup.width, hidden_width, window_size)
         self.dropout = nn.Dropout(dropout)
-        self.output = nn.Linear(hidden_width, n_tags)
+        self.doc_context = doc_context
+        self.context_dropout = context_dropout
+        self.output = nn.Linear(hidden_width * (2 if doc_context else 1), n_tags)
         self.n_tags = n_tags
 
-    def forward(self, flat_ids: Tensor, index: Tensor) -> Tensor:
+    def forward(self, flat_ids: Tensor, index: Tensor, groups: Optional[Tensor] = None) -> Tensor:
         B, T = index.shape
         if T == 0 or flat_ids.shape[0] <= 2 * self.half_window:
             return torch.zeros(B, T, self.n_tags, device=flat_ids.device)
         x = self.lookup(flat_ids).T[None]  # (1, width, n_rows)
         hidden = nn.functional.hardtanh(self.hidden(x)[0].T)  # (n_rows - 2h, H)
+        if self.doc_context:
+            if groups is None:
+                raise ValueError("This window network reads document context: pass `groups`.")
+            context = other_occurrences_mean(hidden, groups)
+            if self.training and self.context_dropout > 0:
+                keep = torch.rand(len(context), 1, device=context.device) >= self.context_dropout
+                context = context * keep
+            hidden = torch.cat([hidden, context], dim=1)
         scores = self.output(self.dropout(hidden))
         return scores[index]
 
