@@ -3,6 +3,7 @@
 
 import pytest
 from spacy.lang.en import English
+from spacy.util import fix_random_seed
 
 import spacy_senna  # noqa: F401
 from spacy_senna.readers import copy_inputs
@@ -11,9 +12,11 @@ from spacy_senna.readers import copy_inputs
 @pytest.fixture(scope="session")
 def train_span_labeler(span_examples):
     """`train_span_labeler(component, steps=50, config=None)`: (nlp, losses per step) of a
-    blank English pipeline with `component` trained on `span_examples`, gold POS given."""
+    blank English pipeline with `component` trained on `span_examples`, gold POS given.
+    Seeded: the model must not depend on which tests ran before it was built."""
 
     def train(component, steps=50, config=None):
+        fix_random_seed(0)
         nlp = English()
         nlp.add_pipe(component, config=config or {})
         examples = span_examples(nlp)
