@@ -278,7 +278,7 @@ def sequence_bounds(doc: Doc) -> List[Tuple[int, int]]:
 
 def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
     """Flat window ids (n_rows, K), token index (n_seq, T), lengths (n_seq,), bounds and,
-    for a model with `doc_context`, each hidden row's occurrence group (else None)."""
+    for a model with `doc_context`, its repeated words (`occurrence_groups`; else None)."""
     featurizer: Featurizer = model.attrs["featurizer"]
     bounds = [sequence_bounds(doc) for doc in docs]
     pieces = []
@@ -286,13 +286,10 @@ def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
         if doc_bounds:
             ids = featurizer.extract(doc, train)
             pieces.extend(ids[start:end] for start, end in doc_bounds)
-    half_window = model.attrs["window_size"] // 2
-    flat, index = flatten_windows(pieces, half_window)
+    flat, index = flatten_windows(pieces, model.attrs["window_size"] // 2)
     lengths = torch.tensor([len(piece) for piece in pieces], dtype=torch.long)
-    groups = None
-    if model.attrs.get("doc_context"):
-        groups = occurrence_groups(docs, bounds, index, max(0, len(flat) - 2 * half_window))
-    return torch.from_numpy(flat), torch.from_numpy(index), lengths, bounds, groups
+    context = occurrence_groups(docs, bounds, index) if model.attrs.get("doc_context") else None
+    return torch.from_numpy(flat), torch.from_numpy(index), lengths, bounds, context
 
 
 def _scores(model: Model, inputs: Tuple, is_train: bool) -> Tuple[torch.Tensor, Callable]:
@@ -316,8 +313,8 @@ def _scores(model: Model, inputs: Tuple, is_train: bool) -> Tuple[torch.Tensor, 
 
 
 def forward(model: Model, docs: List[Doc], is_train: bool):
-    flat, index, lengths, bounds, groups = featurize(model, docs, is_train)
-    inputs = (flat, index) if groups is None else (flat, index, groups)
+    flat, index, lengths, bounds, context = featurize(model, docs, is_train)
+    inputs = (flat, index) if context is None else (flat, index, context)
     emissions, backprop = _scores(model, inputs, is_train)
     return Sequences(emissions, lengths, bounds), backprop
 

@@ -2,11 +2,11 @@
 
 A window of five words often cannot tell a team (ORG) from its city (LOC), or a person
 from a company; another mention of the same word in the same document often can. For
-each token, `other_occurrences_mean` averages the window network's hidden layer over
-the *other* tokens of its Doc with the same lowercase form (zero when there are none),
-and the output layer reads it beside the token's own hidden layer. It is a batched
-scatter-add, differentiable, and depends on the token's own Doc only, so a Doc's tags do
-not change with the batch it is processed in.
+each token, the window network's output layer also reads the mean of its hidden layer
+over the *other* tokens of the Doc with the same lowercase form (zero when there are
+none, so only repeated words cost anything). It is a batched scatter-add,
+differentiable, and depends on the token's own Doc only, so a Doc's tags do not change
+with the batch it is processed in.
 """
 
 from typing import List, Sequence, Tuple
@@ -19,22 +19,21 @@ from torch import Tensor
 
 
 def occurrence_groups(
-    docs: Sequence[Doc],
-    bounds: Sequence[List[Tuple[int, int]]],
-    index: numpy.ndarray,
-    n_rows: int,
+    docs: Sequence[Doc], bounds: Sequence[List[Tuple[int, int]]], index: numpy.ndarray
 ) -> Tensor:
-    """A group id per row of the window network's hidden layer (`n_rows` rows; token
-    rows as in `index`, see `flatten_windows`): the tokens of one Doc with the same
-    lowercase form share one id; every other row (padding) is alone in its group.
+    """The repeated words of a batch, as a (2, M) tensor: the hidden-layer row of each
+    token whose lowercase form occurs again in its Doc (rows as in `index`, see
+    `flatten_windows`), and its group (0 .. G-1), shared with those other occurrences.
     """
     tokens = _token_groups(docs, bounds)
-    rows = numpy.arange(len(tokens), len(tokens) + n_rows)
     lengths = [end - start for doc_bounds in bounds for start, end in doc_bounds]
-    token_rows = [index[b, :length] for b, length in enumerate(lengths)]
-    if token_rows:
-        rows[numpy.concatenate(token_rows)] = tokens
-    return torch.from_numpy(rows)
+    rows = [index[b, :length] for b, length in enumerate(lengths)]
+    if not rows:
+        return torch.zeros(2, 0, dtype=torch.long)
+    repeated = numpy.bincount(tokens)[tokens] > 1
+    _, groups = numpy.unique(tokens[repeated], return_inverse=True)
+    pairs = numpy.stack([numpy.concatenate(rows)[repeated], groups.reshape(-1)])
+    return torch.from_numpy(pairs.astype("int64"))
 
 
 def _token_groups(docs: Sequence[Doc], bounds: Sequence[List[Tuple[int, int]]]) -> numpy.ndarray:
@@ -54,9 +53,9 @@ def _token_groups(docs: Sequence[Doc], bounds: Sequence[List[Tuple[int, int]]]) 
 
 
 def other_occurrences_mean(hidden: Tensor, groups: Tensor) -> Tensor:
-    """Mean of `hidden` (n_tokens, H) over each token's group, leaving the token out.
+    """Mean of `hidden` (M, H) over each row's group (M,), leaving the row itself out.
 
-    Tokens alone in their group get zeros.
+    Rows alone in their group get zeros.
     """
     groups = groups.to(hidden.device)
     n_groups = int(groups.max()) + 1 if len(groups) else 0

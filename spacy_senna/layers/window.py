@@ -21,7 +21,7 @@ class WindowNetwork(nn.Module):
     `index` then gathers each token's scores into a padded (B, T, n_tags) tensor.
     `char_cnns` add character CNNs after the lookup tables (see FeatureLookup).
     With `doc_context` the output layer also reads, for each token, the mean hidden layer
-    of its other occurrences (`groups`, see `document_context`); in training each token's
+    of its other occurrences (`context`, see `document_context`); in training each token's
     context is zeroed with probability `context_dropout`, as if the word occurred once,
     so the network also labels well a Doc that is a single sentence.
 
@@ -60,21 +60,29 @@ class WindowNetwork(nn.Module):
         self.output = nn.Linear(hidden_width * (2 if doc_context else 1), n_tags)
         self.n_tags = n_tags
 
-    def forward(self, flat_ids: Tensor, index: Tensor, groups: Optional[Tensor] = None) -> Tensor:
+    def forward(self, flat_ids: Tensor, index: Tensor, context: Optional[Tensor] = None) -> Tensor:
         B, T = index.shape
         if T == 0 or flat_ids.shape[0] <= 2 * self.half_window:
             return torch.zeros(B, T, self.n_tags, device=flat_ids.device)
         x = self.lookup(flat_ids).T[None]  # (1, width, n_rows)
         hidden = nn.functional.hardtanh(self.hidden(x)[0].T)  # (n_rows - 2h, H)
-        if self.doc_context:
-            if groups is None:
-                raise ValueError("This window network reads document context: pass `groups`.")
-            context = other_occurrences_mean(hidden, groups)
+        if not self.doc_context:
+            return self.output(self.dropout(hidden))[index]
+        if context is None:
+            raise ValueError("This window network reads document context: pass `context`.")
+        # the output layer reads [own hidden, context]; the context is zero for a word
+        # that occurs once, so only the repeated words' rows get the second half
+        width = hidden.shape[1]
+        weight = self.output.weight
+        scores = nn.functional.linear(self.dropout(hidden), weight[:, :width], self.output.bias)
+        rows, groups = context.to(hidden.device)
+        if len(rows):
+            mean = other_occurrences_mean(hidden[rows], groups)
             if self.training and self.context_dropout > 0:
-                keep = torch.rand(len(context), 1, device=context.device) >= self.context_dropout
-                context = context * keep
-            hidden = torch.cat([hidden, context], dim=1)
-        scores = self.output(self.dropout(hidden))
+                keep = torch.rand(len(mean), 1, device=mean.device) >= self.context_dropout
+                mean = mean * keep
+            extra = nn.functional.linear(self.dropout(mean), weight[:, width:])
+            scores = scores.index_add(0, rows, extra)
         return scores[index]
 
 

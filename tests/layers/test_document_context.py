@@ -1,4 +1,5 @@
-"""Document context: occurrence groups of a batch, and the mean over a word's other mentions."""
+"""Document context: the repeated words of a batch, the mean over a word's other mentions,
+and the window network reading it."""
 
 import numpy
 import pytest
@@ -27,43 +28,64 @@ def test_other_occurrences_mean_passes_gradients_to_the_other_mentions():
 
 def test_groups_join_mentions_of_one_doc_whatever_their_case_not_across_docs():
     vocab = English().vocab
-    first = Doc(vocab, words=["Paris", "is", "big", ".", "PARIS", "wins"])
+    first = Doc(vocab, words=["Paris", "is", "big", ".", "PARIS", "wins", "."])
     first[4].is_sent_start = True
     second = Doc(vocab, words=["paris", "is"])
-    docs = [first, second]
-    bounds = [[(0, 4), (4, 6)], [(0, 2)]]
-    pieces = [numpy.zeros((4, 1)), numpy.zeros((2, 1)), numpy.zeros((2, 1))]
-    flat, index = flatten_windows(pieces, 2)
-    rows = occurrence_groups(docs, bounds, index, len(flat) - 4).tolist()
-    token = [rows[index[b, t]] for b, n in enumerate([4, 2, 2]) for t in range(n)]
-    paris, is_, big, dot, paris2, wins, paris3, is2 = token
-    assert paris == paris2 and len({paris, is_, big, dot, wins}) == 5
-    assert paris3 != paris and is2 != is_
-    padding = [g for r, g in enumerate(rows) if r not in set(index[index > 0].tolist()) | {0}]
-    assert len(padding) == len(set(padding)) and not set(padding) & set(token)
+    bounds = [[(0, 4), (4, 7)], [(0, 2)]]
+    pieces = [numpy.zeros((n, 1)) for n in (4, 3, 2)]
+    _, index = flatten_windows(pieces, 2)
+    rows, groups = occurrence_groups([first, second], bounds, index).tolist()
+    paris, dot = [index[0, 0], index[1, 0]], [index[0, 3], index[1, 2]]
+    # only the first doc's repeated words: Paris/PARIS and the two full stops
+    assert sorted(rows) == sorted(paris + dot)
+    group_of = dict(zip(rows, groups))
+    assert group_of[paris[0]] == group_of[paris[1]] != group_of[dot[0]] == group_of[dot[1]]
+    assert sorted(set(groups)) == [0, 1]
 
 
-def test_context_dropout_one_is_training_without_context():
+def test_a_batch_without_repeated_words_has_no_context():
+    doc = Doc(English().vocab, words=["Paris", "wins"])
+    _, index = flatten_windows([numpy.zeros((2, 1))], 2)
+    assert occurrence_groups([doc], [[(0, 2)]], index).shape == (2, 0)
+    assert occurrence_groups([], [], numpy.zeros((0, 0), dtype="int64")).shape == (2, 0)
+
+
+def _network(context_dropout: float) -> WindowNetwork:
     torch.manual_seed(0)
-    net = WindowNetwork(
+    return WindowNetwork(
         table_sizes=[10],
         widths=[4],
         n_tags=3,
         hidden_width=6,
         doc_context=True,
-        context_dropout=1.0,
+        context_dropout=context_dropout,
     )
-    ids = [numpy.array([[2], [3], [2]]), numpy.array([[2], [4]])]
-    flat, index = flatten_windows(ids, 2)
+
+
+def _inputs():
+    flat, index = flatten_windows([numpy.array([[2], [3], [2]]), numpy.array([[2], [4]])], 2)
     flat, index = torch.from_numpy(flat), torch.from_numpy(index)
-    n_rows = len(flat) - 4
-    same_word = torch.arange(n_rows)
-    same_word[index[0, 2]] = same_word[index[0, 0]]
-    alone = torch.arange(n_rows)
+    repeated = torch.tensor([[index[0, 0], index[0, 2]], [0, 0]])
+    return flat, index, repeated
+
+
+def test_the_context_reaches_repeated_words_only():
+    net = _network(0.0).eval()
+    flat, index, repeated = _inputs()
+    with_context = net(flat, index, repeated)
+    without = net(flat, index, torch.zeros(2, 0, dtype=torch.long))
+    changed = (with_context != without).any(dim=-1).tolist()
+    assert changed[0] == [True, False, True] and changed[1][:2] == [False, False]
+
+
+def test_context_dropout_one_is_training_without_context():
+    net = _network(1.0)
+    flat, index, repeated = _inputs()
+    nothing = torch.zeros(2, 0, dtype=torch.long)
     net.train(True)
-    assert torch.equal(net(flat, index, same_word), net(flat, index, alone))
+    assert torch.equal(net(flat, index, repeated), net(flat, index, nothing))
     net.train(False)
-    assert not torch.equal(net(flat, index, same_word), net(flat, index, alone))
+    assert not torch.equal(net(flat, index, repeated), net(flat, index, nothing))
 
 
 @pytest.mark.parametrize(
