@@ -13,8 +13,10 @@ from functools import partial
 from io import BytesIO
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+import numpy
 import srsly
 import torch
+from spacy.attrs import LOWER
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import Model
@@ -22,7 +24,6 @@ from thinc.model import deserialize_attr, serialize_attr
 
 from .about import __version__
 from .features import Featurizer
-from .layers.document_context import occurrence_groups
 from .layers.sentence import SentenceNetwork
 from .layers.tagger_net import SequenceTaggerNet, build_criterion
 from .layers.window import WindowNetwork, flatten_windows
@@ -290,6 +291,40 @@ def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
     lengths = torch.tensor([len(piece) for piece in pieces], dtype=torch.long)
     context = occurrence_groups(docs, bounds, index) if model.attrs.get("doc_context") else None
     return torch.from_numpy(flat), torch.from_numpy(index), lengths, bounds, context
+
+
+def occurrence_groups(
+    docs: Sequence[Doc], bounds: Sequence[List[Tuple[int, int]]], index: numpy.ndarray
+) -> torch.Tensor:
+    """The repeated words of a batch, as a (2, M) tensor: the hidden-layer row of each
+    token whose lowercase form occurs again in its Doc (rows as in `index`, see
+    `flatten_windows`), and its group (0 .. G-1), shared with those other occurrences.
+    """
+    tokens = _token_groups(docs, bounds)
+    lengths = [end - start for doc_bounds in bounds for start, end in doc_bounds]
+    rows = [index[b, :length] for b, length in enumerate(lengths)]
+    if not rows:
+        return torch.zeros(2, 0, dtype=torch.long)
+    repeated = numpy.bincount(tokens)[tokens] > 1
+    _, groups = numpy.unique(tokens[repeated], return_inverse=True)
+    pairs = numpy.stack([numpy.concatenate(rows)[repeated], groups.reshape(-1)])
+    return torch.from_numpy(pairs.astype("int64"))
+
+
+def _token_groups(docs: Sequence[Doc], bounds: Sequence[List[Tuple[int, int]]]) -> numpy.ndarray:
+    """A group id per token, doc by doc and each doc's `bounds` in order."""
+    groups = []
+    offset = 0
+    for doc, doc_bounds in zip(docs, bounds):
+        if not doc_bounds:
+            continue
+        _, inverse = numpy.unique(doc.to_array(LOWER), return_inverse=True)
+        inverse = inverse.reshape(-1)
+        groups.extend(inverse[start:end] + offset for start, end in doc_bounds)
+        offset += int(inverse.max()) + 1
+    if not groups:
+        return numpy.zeros(0, dtype="int64")
+    return numpy.concatenate(groups).astype("int64")
 
 
 def _scores(model: Model, inputs: Tuple, is_train: bool) -> Tuple[torch.Tensor, Callable]:
