@@ -68,8 +68,16 @@ ACCURACY_ROWS: List[Row] = [
     Row(NER, "senna SLL + LM", "ner-lm-testb.json", "ents_f", 88.67, "NN+SLL+LM2"),
     Row(
         NER,
-        "senna-plus (+ chars + gazetteer + LM)",
+        "senna-plus (+ chars + gazetteer + LM + document context)",
         "ner-plus-testb.json",
+        "ents_f",
+        89.59,
+        "SENNA",
+    ),
+    Row(
+        NER,
+        "the same model, one Doc per sentence",
+        "ner-plus-testb-sentences.json",
         "ents_f",
         89.59,
         "SENNA",

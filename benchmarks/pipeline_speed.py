@@ -1,14 +1,16 @@
 """Same-run speed and peak memory of a senna pipeline against a spaCy baseline pipeline.
 
 usage: python benchmarks/pipeline_speed.py SENNA_PIPELINE BASELINE_PIPELINE DATA.spacy
-       [--rounds 5] [--batches 50] [--output FILE] [--json FILE]
+       [--rounds 5] [--batches 50] [--batch-size N] [--output FILE] [--json FILE]
 
 Runs, one after the other in this one invocation:
 1. ../shared/tools/compare_speed.py (alternating rounds in one process, median ratio),
    the way speed comparisons are judged in this project;
 2. `python -m spacy benchmark speed` on each pipeline, each in its own process, with that
    process' peak RSS (ru_maxrss).
-Prints a markdown table to paste into BENCHMARKS.md; `--json` also writes the numbers
+`--batch-size` sets docs per batch in both (default: compare_speed's 256 and each pipeline's
+own); use a small one for Docs that hold whole documents. Prints a markdown table to
+paste into BENCHMARKS.md; `--json` also writes the numbers
 (read by benchmarks/collect_results.py).
 """
 
@@ -47,6 +49,7 @@ def main() -> None:
     p.add_argument("data")
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--batches", type=int, default=50)
+    p.add_argument("--batch-size", type=int, help="docs per batch (e.g. 16 for documents)")
     p.add_argument("--output", help="also write the report to this file")
     p.add_argument("--json", help="also write the numbers as JSON to this file")
     args = p.parse_args()
@@ -60,6 +63,7 @@ def main() -> None:
             args.data,
             "--rounds",
             str(args.rounds),
+            *(["--batch-size", str(args.batch_size)] if args.batch_size else []),
         ],
         capture_output=True,
         text=True,
@@ -79,6 +83,7 @@ def main() -> None:
                 args.data,
                 "--batches",
                 str(args.batches),
+                *(["--batch-size", str(args.batch_size)] if args.batch_size else []),
             ]
         )
         mean = re.search(r"Mean: ([\d.]+) words/s \(95% CI: ([^)]*)\)", out)
