@@ -1,5 +1,8 @@
 """senna_ner with document context: a word's other mentions in the Doc decide its label."""
 
+import warnings
+
+import pytest
 import spacy
 from spacy.lang.en import English
 from spacy.tokens import Doc, Span
@@ -66,3 +69,17 @@ def test_document_context_pipe_equals_call_and_survives_save_load():
         nlp.to_disk(path)
         loaded = spacy.load(path)
     assert expected == [_ents(loaded(d.copy())) for d in docs]
+
+
+def test_training_on_single_sentences_warns_that_the_context_sees_nothing():
+    nlp = English()
+    nlp.add_pipe("senna_ner", config={"model": {"doc_context": True}})
+    sentences = [s for sentences, _ in DOCUMENTS for s in sentences]
+    labels = [label for sentences, label in DOCUMENTS for _ in sentences]
+    examples = [Example(_doc(nlp, [s]), _doc(nlp, [s], lab)) for s, lab in zip(sentences, labels)]
+    with pytest.warns(UserWarning, match="every training Doc holds one sentence"):
+        nlp.initialize(lambda: examples)
+    documents = [Example(_doc(nlp, s), _doc(nlp, s, label)) for s, label in DOCUMENTS]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nlp.initialize(lambda: documents)
