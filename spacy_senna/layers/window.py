@@ -25,8 +25,9 @@ class WindowNetwork(nn.Module):
     context is zeroed with probability `context_dropout`, as if the word occurred once,
     so the network also labels well a Doc that is a single sentence.
 
-    *Shape:* flat ids ``(n_rows, n_columns)``, index ``(batch, time)`` ->
-    scores ``(batch, time, n_tags)`` (padding positions hold the scores of row 0)
+    *Shape:* flat ids ``(n_rows, n_columns)``, index ``(batch, time)``, context ``(2, M)``
+    (hidden rows of the repeated words and their groups) -> scores ``(batch, time, n_tags)``
+    (padding positions hold the scores of row 0)
     """
 
     def __init__(
