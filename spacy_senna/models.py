@@ -179,8 +179,8 @@ def _senna_model(
 
 def _window_network(model: Model, **common: Any) -> torch.nn.Module:
     return WindowNetwork(
-        doc_context=model.attrs.get("doc_context", False),
-        context_dropout=model.attrs.get("context_dropout", 0.0),
+        doc_context=model.attrs["doc_context"],
+        context_dropout=model.attrs["context_dropout"],
         **common,
     )
 
@@ -289,42 +289,35 @@ def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
             pieces.extend(ids[start:end] for start, end in doc_bounds)
     flat, index = flatten_windows(pieces, model.attrs["window_size"] // 2)
     lengths = torch.tensor([len(piece) for piece in pieces], dtype=torch.long)
-    context = occurrence_groups(docs, bounds, index) if model.attrs.get("doc_context") else None
+    context = (
+        occurrence_groups(docs, index, lengths.numpy()) if model.attrs["doc_context"] else None
+    )
     return torch.from_numpy(flat), torch.from_numpy(index), lengths, bounds, context
 
 
 def occurrence_groups(
-    docs: Sequence[Doc], bounds: Sequence[List[Tuple[int, int]]], index: numpy.ndarray
+    docs: Sequence[Doc], index: numpy.ndarray, lengths: numpy.ndarray
 ) -> torch.Tensor:
     """The repeated words of a batch, as a (2, M) tensor: the hidden-layer row of each
     token whose lowercase form occurs again in its Doc (rows as in `index`, see
     `flatten_windows`), and its group (0 .. G-1), shared with those other occurrences.
+
+    The sequences (`sequence_bounds`) tile each Doc, so the batch's tokens in sequence
+    order are its Docs' tokens laid end to end.
     """
-    tokens = _token_groups(docs, bounds)
-    lengths = [end - start for doc_bounds in bounds for start, end in doc_bounds]
-    rows = [index[b, :length] for b, length in enumerate(lengths)]
-    if not rows:
+    words = [doc.to_array(LOWER).reshape(-1) for doc in docs]
+    if not sum(map(len, words)):
         return torch.zeros(2, 0, dtype=torch.long)
-    repeated = numpy.bincount(tokens)[tokens] > 1
+    _, word_ids = numpy.unique(numpy.concatenate(words), return_inverse=True)
+    doc_ids = numpy.repeat(numpy.arange(len(words)), [len(w) for w in words])
+    per_doc = doc_ids * (int(word_ids.max()) + 1) + word_ids.reshape(-1)
+    _, tokens, counts = numpy.unique(per_doc, return_inverse=True, return_counts=True)
+    tokens = tokens.reshape(-1)
+    repeated = counts[tokens] > 1
     _, groups = numpy.unique(tokens[repeated], return_inverse=True)
-    pairs = numpy.stack([numpy.concatenate(rows)[repeated], groups.reshape(-1)])
+    rows = index[numpy.arange(index.shape[1]) < lengths[:, None]]
+    pairs = numpy.stack([rows[repeated], groups.reshape(-1)])
     return torch.from_numpy(pairs.astype("int64"))
-
-
-def _token_groups(docs: Sequence[Doc], bounds: Sequence[List[Tuple[int, int]]]) -> numpy.ndarray:
-    """A group id per token, doc by doc and each doc's `bounds` in order."""
-    groups = []
-    offset = 0
-    for doc, doc_bounds in zip(docs, bounds):
-        if not doc_bounds:
-            continue
-        _, inverse = numpy.unique(doc.to_array(LOWER), return_inverse=True)
-        inverse = inverse.reshape(-1)
-        groups.extend(inverse[start:end] + offset for start, end in doc_bounds)
-        offset += int(inverse.max()) + 1
-    if not groups:
-        return numpy.zeros(0, dtype="int64")
-    return numpy.concatenate(groups).astype("int64")
 
 
 def _scores(model: Model, inputs: Tuple, is_train: bool) -> Tuple[torch.Tensor, Callable]:

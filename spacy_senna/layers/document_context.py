@@ -18,7 +18,6 @@ def other_occurrences_mean(hidden: Tensor, groups: Tensor) -> Tensor:
 
     Rows alone in their group get zeros.
     """
-    groups = groups.to(hidden.device)
     n_groups = int(groups.max()) + 1 if len(groups) else 0
     sums = hidden.new_zeros(n_groups, hidden.shape[1]).index_add_(0, groups, hidden)
     counts = torch.bincount(groups, minlength=n_groups).to(hidden.dtype)

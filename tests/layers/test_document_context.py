@@ -31,10 +31,9 @@ def test_groups_join_mentions_of_one_doc_whatever_their_case_not_across_docs():
     first = Doc(vocab, words=["Paris", "is", "big", ".", "PARIS", "wins", "."])
     first[4].is_sent_start = True
     second = Doc(vocab, words=["paris", "is"])
-    bounds = [[(0, 4), (4, 7)], [(0, 2)]]
-    pieces = [numpy.zeros((n, 1)) for n in (4, 3, 2)]
-    _, index = flatten_windows(pieces, 2)
-    rows, groups = occurrence_groups([first, second], bounds, index).tolist()
+    lengths = numpy.array([4, 3, 2])  # the sequences: first's two sentences, then second
+    _, index = flatten_windows([numpy.zeros((n, 1)) for n in lengths], 2)
+    rows, groups = occurrence_groups([first, second], index, lengths).tolist()
     paris, dot = [index[0, 0], index[1, 0]], [index[0, 3], index[1, 2]]
     # only the first doc's repeated words: Paris/PARIS and the two full stops
     assert sorted(rows) == sorted(paris + dot)
@@ -46,8 +45,9 @@ def test_groups_join_mentions_of_one_doc_whatever_their_case_not_across_docs():
 def test_a_batch_without_repeated_words_has_no_context():
     doc = Doc(English().vocab, words=["Paris", "wins"])
     _, index = flatten_windows([numpy.zeros((2, 1))], 2)
-    assert occurrence_groups([doc], [[(0, 2)]], index).shape == (2, 0)
-    assert occurrence_groups([], [], numpy.zeros((0, 0), dtype="int64")).shape == (2, 0)
+    assert occurrence_groups([doc], index, numpy.array([2])).shape == (2, 0)
+    no_rows = numpy.zeros((0, 0), dtype="int64")
+    assert occurrence_groups([], no_rows, numpy.zeros(0, dtype="int64")).shape == (2, 0)
 
 
 def _network(context_dropout: float) -> WindowNetwork:
