@@ -53,6 +53,7 @@ def main() -> None:
     p.add_argument("--output", help="also write the report to this file")
     p.add_argument("--json", help="also write the numbers as JSON to this file")
     args = p.parse_args()
+    batch_size = ["--batch-size", str(args.batch_size)] if args.batch_size else []
     lines = []
     compare = subprocess.run(
         [
@@ -63,7 +64,7 @@ def main() -> None:
             args.data,
             "--rounds",
             str(args.rounds),
-            *(["--batch-size", str(args.batch_size)] if args.batch_size else []),
+            *batch_size,
         ],
         capture_output=True,
         text=True,
@@ -83,7 +84,7 @@ def main() -> None:
                 args.data,
                 "--batches",
                 str(args.batches),
-                *(["--batch-size", str(args.batch_size)] if args.batch_size else []),
+                *batch_size,
             ]
         )
         mean = re.search(r"Mean: ([\d.]+) words/s \(95% CI: ([^)]*)\)", out)

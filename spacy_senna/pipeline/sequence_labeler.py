@@ -462,7 +462,9 @@ class SequenceLabeler(TrainablePipe):
         self._require_labels()
         vocab = nlp.vocab if nlp is not None else self.vocab
         self.model.attrs["featurizer"].fit(references, vocab)
-        if self.model.attrs.get("doc_context") and not any(map(_has_sentences, references)):
+        if self.model.attrs.get("doc_context") and all(
+            len(sequence_bounds(doc)) <= 1 for doc in references
+        ):
             warnings.warn(
                 f"[{self.name}] doc_context is on, but every training Doc holds one "
                 "sentence, so the network never sees a word's other mentions: train on Docs "
@@ -488,8 +490,3 @@ class SequenceLabeler(TrainablePipe):
         """Load the component from a directory."""
         self._tag_index = None
         return super().from_disk(path, exclude=exclude)
-
-
-def _has_sentences(doc: Doc) -> bool:
-    """Whether `doc` holds more than one sentence."""
-    return doc.has_annotation("SENT_START") and any(token.is_sent_start for token in doc[1:])
