@@ -55,6 +55,7 @@ def build_window_tagger(
     constrain_training: bool = False,
     doc_context: bool = False,
     context_dropout: float = 0.0,
+    lstm_width: int = 0,
     nO: Optional[int] = None,
 ) -> Model[List[Doc], "Sequences"]:
     """SENNA's window network (paper §3.3.1, Table 5) scoring every tag of every token.
@@ -74,8 +75,13 @@ def build_window_tagger(
         documents (`convert --documents`) for it to see anything.
     context_dropout (float): with doc_context, the probability that a training token's
         document context is zeroed, so that Docs of one sentence are labelled well too.
+    lstm_width (int): not in SENNA: units per direction of a bidirectional LSTM run over
+        each sentence's word features, whose states join the window layer's input (the
+        BiLSTM-CRF of Huang et al. 2015 with SENNA's window on top); 0 = none (SENNA).
     nO (Optional[int]): number of tags; inferred from the component's labels.
     """
+    if lstm_width < 0:
+        raise ValueError(f"lstm_width must be 0 (no LSTM) or positive, got {lstm_width}")
     if not 0.0 <= context_dropout <= 1.0:
         raise ValueError(f"context_dropout must be between 0 and 1, got {context_dropout}")
     if context_dropout and not doc_context:
@@ -92,6 +98,7 @@ def build_window_tagger(
         hidden_width=hidden_width,
         doc_context=doc_context,
         context_dropout=context_dropout,
+        lstm_width=lstm_width,
     )
 
 
@@ -181,6 +188,7 @@ def _window_network(model: Model, **common: Any) -> torch.nn.Module:
     return WindowNetwork(
         doc_context=model.attrs["doc_context"],
         context_dropout=model.attrs["context_dropout"],
+        lstm_width=model.attrs["lstm_width"],
         **common,
     )
 
@@ -342,8 +350,7 @@ def _scores(model: Model, inputs: Tuple, is_train: bool) -> Tuple[torch.Tensor, 
 
 def forward(model: Model, docs: List[Doc], is_train: bool):
     flat, index, lengths, bounds, context = featurize(model, docs, is_train)
-    inputs = (flat, index) if context is None else (flat, index, context)
-    emissions, backprop = _scores(model, inputs, is_train)
+    emissions, backprop = _scores(model, (flat, index, context, lengths), is_train)
     return Sequences(emissions, lengths, bounds), backprop
 
 

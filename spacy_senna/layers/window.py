@@ -10,6 +10,7 @@ from ..lexicon import PADDING
 from .char_cnn import CharCNNSpec
 from .document_context import other_occurrences_mean
 from .lookup import FeatureLookup
+from .recurrent import SentenceLSTM
 
 
 class WindowNetwork(nn.Module):
@@ -24,10 +25,12 @@ class WindowNetwork(nn.Module):
     of its other occurrences (`context`, see `document_context`); in training each token's
     context is zeroed with probability `context_dropout`, as if the word occurred once,
     so the network also labels well a Doc that is a single sentence.
+    With `lstm_width` > 0 a BiLSTM reads each whole sentence (`SentenceLSTM`) and its
+    states join every word's features before the window layer (needs `lengths`).
 
     *Shape:* flat ids ``(n_rows, n_columns)``, index ``(batch, time)``, context ``(2, M)``
-    (hidden rows of the repeated words and their groups) -> scores ``(batch, time, n_tags)``
-    (padding positions hold the scores of row 0)
+    (hidden rows of the repeated words and their groups), lengths ``(batch,)`` -> scores
+    ``(batch, time, n_tags)`` (padding positions hold the scores of row 0)
     """
 
     def __init__(
@@ -43,6 +46,7 @@ class WindowNetwork(nn.Module):
         char_cnns: Sequence[CharCNNSpec] = (),
         doc_context: bool = False,
         context_dropout: float = 0.0,
+        lstm_width: int = 0,
     ):
         super().__init__()
         if window_size < 1 or window_size % 2 == 0:
@@ -54,19 +58,32 @@ class WindowNetwork(nn.Module):
             char_cnns=char_cnns,
         )
         self.half_window = window_size // 2
-        self.hidden = nn.Conv1d(self.lookup.width, hidden_width, window_size)
+        self.lstm = SentenceLSTM(self.lookup.width, lstm_width) if lstm_width else None
+        input_width = self.lookup.width + 2 * lstm_width
+        self.hidden = nn.Conv1d(input_width, hidden_width, window_size)
         self.dropout = nn.Dropout(dropout)
         self.doc_context = doc_context
         self.context_dropout = context_dropout
         self.output = nn.Linear(hidden_width * (2 if doc_context else 1), n_tags)
         self.n_tags = n_tags
 
-    def forward(self, flat_ids: Tensor, index: Tensor, context: Optional[Tensor] = None) -> Tensor:
+    def forward(
+        self,
+        flat_ids: Tensor,
+        index: Tensor,
+        context: Optional[Tensor] = None,
+        lengths: Optional[Tensor] = None,
+    ) -> Tensor:
         B, T = index.shape
         if T == 0 or flat_ids.shape[0] <= 2 * self.half_window:
             return torch.zeros(B, T, self.n_tags, device=flat_ids.device)
-        x = self.lookup(flat_ids).T[None]  # (1, width, n_rows)
-        hidden = nn.functional.hardtanh(self.hidden(x)[0].T)  # (n_rows - 2h, H)
+        x = self.lookup(flat_ids)  # (n_rows, width)
+        if self.lstm is not None:
+            if lengths is None:
+                raise ValueError("This window network runs an LSTM: pass `lengths`.")
+            states = self.lstm(x, index + self.half_window, lengths)
+            x = torch.cat([x, self.dropout(states)], dim=1)
+        hidden = nn.functional.hardtanh(self.hidden(x.T[None])[0].T)  # (n_rows - 2h, H)
         if not self.doc_context:
             return self.output(self.dropout(hidden))[index]
         if context is None:

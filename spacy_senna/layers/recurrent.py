@@ -1,0 +1,45 @@
+"""A bidirectional LSTM over each sentence's word vectors (not in SENNA; the BiLSTM-CRF
+encoder of Huang et al. 2015 and Ma & Hovy 2016), for the window network's input."""
+
+import torch
+from torch import Tensor, nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+
+class SentenceLSTM(nn.Module):
+    """Runs a one-layer BiLSTM over every sentence of a flattened batch.
+
+    The batch arrives as the window network lays it out (`flatten_windows`): sentences end
+    to end in `rows`, with PADDING rows between them. `token_rows` (batch, time) names each
+    token's row and `lengths` each sentence's length; the LSTM never crosses a sentence
+    edge and padding rows get zeros, so a window at a sentence edge still sees only
+    padding beyond it. Forget-gate biases start at 1 (Jozefowicz et al. 2015).
+
+    *Shape:* rows ``(n_rows, input_width)``, token_rows ``(batch, time)``, lengths
+    ``(batch,)`` -> ``(n_rows, 2 * width)`` (forward and backward states)
+    """
+
+    def __init__(self, input_width: int, width: int):
+        super().__init__()
+        if width < 1:
+            raise ValueError(f"The LSTM's width must be positive, got {width}")
+        self.width = width
+        self.lstm = nn.LSTM(input_width, width, batch_first=True, bidirectional=True)
+        for name, bias in self.lstm.named_parameters():
+            if name.startswith("bias_ih"):
+                nn.init.zeros_(bias)
+                nn.init.ones_(bias.data[width : 2 * width])  # gate order: input, forget, ...
+            elif name.startswith("bias_hh"):
+                nn.init.zeros_(bias)
+
+    def forward(self, rows: Tensor, token_rows: Tensor, lengths: Tensor) -> Tensor:
+        batch, time = token_rows.shape
+        if len(lengths) != batch:
+            raise ValueError(f"SentenceLSTM got {len(lengths)} lengths for {batch} sentences")
+        packed = pack_padded_sequence(
+            rows[token_rows], lengths.cpu(), batch_first=True, enforce_sorted=False
+        )
+        states, _ = pad_packed_sequence(self.lstm(packed)[0], batch_first=True, total_length=time)
+        is_token = torch.arange(time, device=rows.device)[None] < lengths.to(rows.device)[:, None]
+        out = rows.new_zeros(rows.shape[0], 2 * self.width)
+        return out.index_put((token_rows[is_token],), states[is_token])

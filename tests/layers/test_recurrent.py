@@ -1,0 +1,74 @@
+"""SentenceLSTM inside the window network: it reads the whole sentence, never its
+neighbours in the batch, and gives padding rows nothing."""
+
+import numpy
+import pytest
+import torch
+
+from spacy_senna.layers.recurrent import SentenceLSTM
+from spacy_senna.layers.window import WindowNetwork, flatten_windows
+from spacy_senna.models import build_window_tagger
+
+SENTENCES = [numpy.array([[2], [3], [2], [5], [6], [7]]), numpy.array([[2], [4]])]
+
+
+def _network(lstm_width: int) -> WindowNetwork:
+    torch.manual_seed(0)
+    return WindowNetwork(
+        table_sizes=[10], widths=[4], n_tags=3, hidden_width=6, lstm_width=lstm_width
+    ).eval()
+
+
+def _scores(net: WindowNetwork, sentences) -> torch.Tensor:
+    flat, index = flatten_windows(sentences, net.half_window)
+    lengths = torch.tensor([len(s) for s in sentences])
+    with torch.no_grad():
+        return net(torch.from_numpy(flat), torch.from_numpy(index), None, lengths)
+
+
+def test_a_sentence_scores_the_same_alone_and_in_a_batch():
+    net = _network(lstm_width=3)
+    batch = _scores(net, SENTENCES)
+    for b, sentence in enumerate(SENTENCES):
+        alone = _scores(net, [sentence])[0]
+        assert torch.allclose(batch[b, : len(sentence)], alone, atol=1e-6)
+
+
+@pytest.mark.parametrize("lstm_width, reaches", [(0, False), (3, True)])
+def test_the_lstm_reaches_beyond_the_window(lstm_width, reaches):
+    """Changing the last word of a six-word sentence changes the first word's scores only
+    with the LSTM: the window (5 words) ends two words after it."""
+    net = _network(lstm_width)
+    changed = SENTENCES[0].copy()
+    changed[-1] = 8
+    first = _scores(net, [SENTENCES[0]])[0, 0]
+    assert (not torch.equal(first, _scores(net, [changed])[0, 0])) == reaches
+
+
+def test_padding_rows_get_zero_states():
+    lstm = SentenceLSTM(input_width=4, width=3)
+    flat, index = flatten_windows(SENTENCES, 2)
+    rows = torch.randn(len(flat), 4)
+    states = lstm(rows, torch.from_numpy(index) + 2, torch.tensor([6, 2]))
+    tokens = {int(index[b, t]) + 2 for b, s in enumerate(SENTENCES) for t in range(len(s))}
+    padding = [r for r in range(len(flat)) if r not in tokens]
+    assert states.shape == (len(flat), 6)
+    assert not states[padding].any() and states[sorted(tokens)].abs().sum(1).min() > 0
+
+
+def test_the_lstm_learns_from_the_loss():
+    net = _network(lstm_width=3).train()
+    flat, index = flatten_windows(SENTENCES, 2)
+    out = net(torch.from_numpy(flat), torch.from_numpy(index), None, torch.tensor([6, 2]))
+    out.sum().backward()
+    assert net.lstm.lstm.weight_ih_l0.grad.abs().sum() > 0
+
+
+def test_bad_lstm_settings_are_clear_errors():
+    with pytest.raises(ValueError, match="lstm_width must be 0"):
+        build_window_tagger({}, lstm_width=-1)
+    flat, index = flatten_windows(SENTENCES, 2)
+    with pytest.raises(ValueError, match="pass `lengths`"):
+        _network(3)(torch.from_numpy(flat), torch.from_numpy(index))
+    with pytest.raises(ValueError, match="1 lengths for 2 sentences"):
+        _network(3)(torch.from_numpy(flat), torch.from_numpy(index), None, torch.tensor([6]))
