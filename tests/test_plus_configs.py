@@ -32,6 +32,7 @@ VECTOR = numpy.linspace(-1, 1, 50, dtype="float32")
 # (or that the faithful config does not have)
 NER_MODEL = ("components", "senna_ner", "model")
 TUNED = {
+    "chunk-plus.cfg": {("components", "senna_chunker", "model", "lstm_width"): 100},
     "ner-plus.cfg": {
         ("training", "optimizer", "learn_rate"): 0.002,
         (*NER_MODEL, "doc_context"): True,
@@ -41,7 +42,7 @@ TUNED = {
         ("corpora", "train", "copy_attrs"): [],
         ("corpora", "dev", "@readers"): "spacy-senna.Corpus.v1",
         ("corpora", "dev", "copy_attrs"): [],
-    }
+    },
 }
 NOT_SET = object()
 
