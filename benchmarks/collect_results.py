@@ -51,7 +51,12 @@ ACCURACY_ROWS: List[Row] = [
     Row(CHUNK, "senna SLL", "chunk-test.json", "spans_chunks_f", 90.33, "NN+SLL"),
     Row(CHUNK, "senna SLL + LM", "chunk-lm-test.json", "spans_chunks_f", 94.32, "SENNA"),
     Row(
-        CHUNK, "senna-plus (+ chars + LM)", "chunk-plus-test.json", "spans_chunks_f", 94.32, "SENNA"
+        CHUNK,
+        "senna-plus (+ chars + LM + sentence LSTM)",
+        "chunk-plus-test.json",
+        "spans_chunks_f",
+        94.32,
+        "SENNA",
     ),
     Row(
         CHUNK,
