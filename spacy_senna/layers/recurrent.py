@@ -1,9 +1,10 @@
 """A bidirectional LSTM over each sentence's word vectors (not in SENNA; the BiLSTM-CRF
 encoder of Huang et al. 2015 and Ma & Hovy 2016), for the window network's input."""
 
-import torch
 from torch import Tensor, nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+from .crf import lengths_mask
 
 
 class SentenceLSTM(nn.Module):
@@ -40,6 +41,6 @@ class SentenceLSTM(nn.Module):
             rows[token_rows], lengths.cpu(), batch_first=True, enforce_sorted=False
         )
         states, _ = pad_packed_sequence(self.lstm(packed)[0], batch_first=True, total_length=time)
-        is_token = torch.arange(time, device=rows.device)[None] < lengths.to(rows.device)[:, None]
+        is_token = lengths_mask(lengths.to(rows.device), time)
         out = rows.new_zeros(rows.shape[0], 2 * self.width)
         return out.index_put((token_rows[is_token],), states[is_token])
