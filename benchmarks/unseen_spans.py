@@ -11,12 +11,13 @@ the one `evaluate.py` prints.
 """
 
 import argparse
-from typing import Callable, Dict, List, Set, Tuple
+from typing import Dict, List, Set, Tuple
 
 import spacy
 from spacy.tokens import Doc, DocBin
 
 from spacy_senna.readers import create_corpus_with_inputs
+from spacy_senna.scoring.counts import prf
 
 SpanKey = Tuple[int, int, str]
 
@@ -24,11 +25,6 @@ SpanKey = Tuple[int, int, str]
 def spans(doc: Doc, key: str) -> Set[SpanKey]:
     group = doc.ents if key == "ents" else doc.spans.get(key, [])
     return {(s.start, s.end, s.label_) for s in group}
-
-
-def f1(counts: List[int]) -> float:
-    correct, gold, predicted = counts
-    return 200.0 * correct / (gold + predicted) if gold + predicted else 0.0
 
 
 def main() -> None:
@@ -47,20 +43,19 @@ def main() -> None:
         examples = list(corpus(nlp))
         counts: Dict[str, List[int]] = {"all": [0, 0, 0], "unseen": [0, 0, 0]}
         for eg, doc in zip(examples, nlp.pipe(eg.predicted for eg in examples)):
-
-            def unseen(span: SpanKey, doc: Doc = doc) -> bool:
-                return any(t.lower_ not in seen for t in doc[span[0] : span[1]])
-
-            selections: Dict[str, Callable[[SpanKey], bool]] = {"all": bool, "unseen": unseen}
-            for name, keep in selections.items():
-                gold = {s for s in spans(eg.reference, args.key) if keep(s)}
-                predicted = {s for s in spans(doc, args.key) if keep(s)}
-                counts[name][0] += len(gold & predicted)
-                counts[name][1] += len(gold)
-                counts[name][2] += len(predicted)
+            gold, predicted = spans(eg.reference, args.key), spans(doc, args.key)
+            new = {i for i, t in enumerate(doc) if t.lower_ not in seen}
+            both = gold | predicted
+            unseen = {s for s in both if new.intersection(range(s[0], s[1]))}
+            for name, keep in (("all", both), ("unseen", unseen)):
+                counts[name][0] += len(gold & predicted & keep)
+                counts[name][1] += len(gold & keep)
+                counts[name][2] += len(predicted & keep)
+        scores = {name: prf(*c) for name, c in counts.items()}
         print(
-            f"{path}: all F1 {f1(counts['all']):.2f} ({counts['all'][1]:,} gold); "
-            f"with an unseen word F1 {f1(counts['unseen']):.2f} ({counts['unseen'][1]:,} gold)"
+            f"{path}: all F1 {100 * scores['all']['f']:.2f} ({counts['all'][1]:,} gold); "
+            f"with an unseen word F1 {100 * scores['unseen']['f']:.2f} "
+            f"({counts['unseen'][1]:,} gold)"
         )
 
 
