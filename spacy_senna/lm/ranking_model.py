@@ -91,15 +91,24 @@ class RankingLM(nn.Module):
         return self.output(F.hardtanh(h)).squeeze(-1)
 
 
+def hinge_terms(scores: torch.Tensor, candidates: torch.Tensor) -> torch.Tensor:
+    """The pairwise hinge terms max(0, 1 − f(x) + f(x^(w))) of eq. 17.
+
+    Column 0 of `scores`/`candidates` is the true centre word, the others negatives;
+    the terms of negatives equal to the true word are 0.
+    *Shape:* scores, candidates (B, 1 + K) → (B, K).
+    """
+    valid = candidates[:, 1:] != candidates[:, :1]
+    return F.relu(1.0 - scores[:, :1] + scores[:, 1:]) * valid
+
+
 def ranking_loss(
     scores: torch.Tensor, candidates: torch.Tensor
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Summed pairwise hinge loss max(0, 1 − f(x) + f(x^(w))) of eq. 17, and pair count.
+    """Summed pairwise hinge loss of eq. 17 (`hinge_terms`), and the pair count.
 
-    Column 0 of `scores`/`candidates` is the true centre word, the others negatives;
-    negatives equal to the true word are masked out.
+    Negatives equal to the true word are not counted.
     *Shape:* scores, candidates (B, 1 + K) → (), () .
     """
     valid = candidates[:, 1:] != candidates[:, :1]
-    margins = F.relu(1.0 - scores[:, :1] + scores[:, 1:])
-    return (margins * valid).sum(), valid.sum()
+    return hinge_terms(scores, candidates).sum(), valid.sum()
