@@ -34,6 +34,7 @@ import numpy
 import torch
 import torch.multiprocessing
 
+from .allocator import keep_freed_memory
 from .corpus import EncodedCorpus
 from .optimizers import make_optimizers
 from .progress import Progress
@@ -268,6 +269,7 @@ def _work(
     for sig in (signal.SIGINT, signal.SIGTERM):  # the main process stops the run
         signal.signal(sig, signal.SIG_IGN)
     try:
+        keep_freed_memory()
         torch.set_num_threads(threads)
         corpus = EncodedCorpus(Path(corpus_dir))
         optimizers = make_optimizers(model, config)
