@@ -3,6 +3,7 @@
 usage: python benchmarks/lm_parallel.py TEXT [--words 4000000] [--max-words 3000000]
            [--max-seconds 150] [--rounds 2] [--variants 1x1,2x1,1x2,1x2@4096]
            [--output lm_parallel.json]
+       python benchmarks/lm_parallel.py --continue-run RUN_DIR [--max-seconds 150] ...
 
 Takes the first `--words` whitespace tokens of TEXT (plain or gzipped; e.g.
 ../shared/data/raw-text/enwiki-2015-part1.txt.gz) into a temporary directory (never the
@@ -13,6 +14,13 @@ possible. A variant is WORKERSxTHREADS[@BATCH]: `2x1` = `--workers 2 --threads 1
 `1x2@4096` = one process with 2 intra-op threads and batches of 4096 windows. Every run
 is the real command (`python -m spacy_senna pretrain-lm`, default settings otherwise, no
 curriculum, seed 0) in its own process.
+
+A fresh run measures the start of training, where most windows still have a positive
+hinge term. `--continue-run RUN_DIR` measures the rest of a long run instead: each run
+resumes a copy of a finished `pretrain-lm` run (its checkpoint, its settings and input
+files from RUN_DIR/lm_meta.json; the encoded corpus is linked, not copied) for
+`--max-seconds` more, and reports the words/s of that continuation. Variants then take
+no @BATCH (the batch size is a setting of the run).
 
 Reported per run: training words/s (steps only, validation and checkpoints not counted),
 words/s over the whole training loop, words per CPU-second of the training steps (all
@@ -27,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -109,9 +118,74 @@ def run_variant(
     }
 
 
+def continue_command(run_dir: Path, copy: Path, variant: dict, extra_seconds: float) -> list:
+    """The command that resumes a copy (at `copy`) of the finished run in `run_dir`."""
+    meta = json.loads((run_dir / "lm_meta.json").read_text(encoding="utf8"))
+    shutil.copytree(run_dir, copy)
+    work = copy.with_name(copy.name + ".checkpoints")
+    work.mkdir()
+    source_work = run_dir.with_name(run_dir.name + ".checkpoints")
+    shutil.copy(source_work / "checkpoint.pt", work / "checkpoint.pt")
+    (work / "corpus").symlink_to((source_work / "corpus").resolve())
+    runtime = {"epochs", "max_words", "max_seconds", "workers", "threads", "progress"}
+    runtime.add("checkpoint_every_seconds")
+    command = [sys.executable, "-m", "spacy_senna", "pretrain-lm"]
+    command += [item["path"] for item in meta["inputs"]] + [str(copy), "--resume", "--quiet"]
+    for name, value in meta["config"].items():
+        if name in runtime or value in ("", None):
+            continue
+        text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
+        command += ["--" + name.replace("_", "-"), text]
+    return command + [
+        "--epochs",
+        "0",
+        "--max-words",
+        "0",
+        "--max-seconds",
+        str(meta["seconds"] + extra_seconds),
+        "--checkpoint-every-seconds",
+        "0",
+        "--workers",
+        str(variant["workers"]),
+        "--threads",
+        str(variant["threads"]),
+    ]
+
+
+def continue_variant(run_dir: Path, copy: Path, variant: dict, extra_seconds: float) -> dict:
+    """Resume a copy of `run_dir` for `extra_seconds`; the continuation's numbers."""
+    before = json.loads((run_dir / "lm_meta.json").read_text(encoding="utf8"))
+    load_before = os.getloadavg()[0]
+    start = time.perf_counter()
+    subprocess.run(continue_command(run_dir, copy, variant, extra_seconds), check=True)
+    wall = time.perf_counter() - start
+    after = json.loads((copy / "lm_meta.json").read_text(encoding="utf8"))
+    words = after["words_seen"] - before["words_seen"]
+
+    def cpu_seconds(meta: dict) -> float:
+        return meta["words_seen"] / meta["words_per_cpu_second"]
+
+    last = after["validation"][-1]
+    return {
+        **variant,
+        "words": words,
+        "words_per_second": round(words / (after["train_seconds"] - before["train_seconds"])),
+        "words_per_cpu_second": round(words / (cpu_seconds(after) - cpu_seconds(before))),
+        "loop_words_per_second": round(words / (after["seconds"] - before["seconds"])),
+        "valid_loss": last["valid_loss"],
+        "valid_rank_error": last["valid_rank_error"],
+        "command_seconds": round(wall, 1),
+        "load_before": round(load_before, 2),
+        "load_after": round(os.getloadavg()[0], 2),
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("text", type=Path, help="raw text (plain or .gz)")
+    parser.add_argument("text", type=Path, nargs="?", help="raw text (plain or .gz)")
+    parser.add_argument(
+        "--continue-run", type=Path, help="resume copies of this finished run instead"
+    )
     parser.add_argument("--words", type=int, default=4_000_000, help="words of text to use")
     parser.add_argument("--max-words", type=int, default=3_000_000, help="windows per run")
     parser.add_argument("--max-seconds", type=float, default=150.0, help="cap per run")
@@ -120,23 +194,36 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--variants", default="1x1,2x1,1x2,1x2@4096")
     parser.add_argument("--output", type=Path, help="write all runs as JSON")
     args = parser.parse_args(argv)
+    if (args.text is None) == (args.continue_run is None):
+        parser.error("give either TEXT or --continue-run RUN_DIR")
     variants = [parse_variant(v) for v in args.variants.split(",")]
+    if args.continue_run and any("@" in v for v in args.variants.split(",")):
+        parser.error("--continue-run keeps the run's batch size: variants take no @BATCH")
+    if args.continue_run:
+        meta = json.loads((args.continue_run / "lm_meta.json").read_text(encoding="utf8"))
+        for variant in variants:
+            variant["batch_size"] = meta["config"]["batch_size"]
     runs = []
     with tempfile.TemporaryDirectory(prefix="lm-parallel-") as tmp:
-        text = Path(tmp) / "slice.txt"
-        n_words = write_slice(args.text, text, args.words)
-        print(f"{n_words:,} words of {args.text}; cpus: {os.cpu_count()}", file=sys.stderr)
+        if args.text:
+            text = Path(tmp) / "slice.txt"
+            n_words = write_slice(args.text, text, args.words)
+            print(f"{n_words:,} words of {args.text}; cpus: {os.cpu_count()}", file=sys.stderr)
         for round_ in range(args.rounds):
             for variant in variants:
                 name = f"{variant['workers']}x{variant['threads']}@{variant['batch_size']}"
-                result = run_variant(
-                    text,
-                    Path(tmp) / f"{name}-{round_}",
-                    variant,
-                    args.max_words,
-                    args.max_seconds,
-                    args.eval_every_words,
-                )
+                out = Path(tmp) / f"{name}-{round_}"
+                if args.continue_run:
+                    result = continue_variant(args.continue_run, out, variant, args.max_seconds)
+                else:
+                    result = run_variant(
+                        text,
+                        out,
+                        variant,
+                        args.max_words,
+                        args.max_seconds,
+                        args.eval_every_words,
+                    )
                 runs.append({"variant": name, "round": round_, **result})
                 print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
     print(

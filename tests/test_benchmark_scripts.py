@@ -111,3 +111,22 @@ def test_lm_parallel_variants_and_text_slice(tmp_path):
     target = tmp_path / "slice.txt"
     assert lm_parallel.write_slice(source, target, words=4) == 5
     assert target.read_text(encoding="utf8") == "one two three\nfour five\n"
+
+
+def test_lm_parallel_continues_a_copy_of_a_finished_run(tmp_path):
+    from spacy_senna.lm.pretrain import pretrain
+    from spacy_senna.lm.settings import PretrainConfig
+
+    lm_parallel = import_script("lm_parallel")
+    text = tmp_path / "text.txt"
+    text.write_text("the cat sees a dog in the garden .\n" * 400, encoding="utf8")
+    run = tmp_path / "lm"
+    settings = {"vocab_size": 20, "batch_size": 32, "validation_words": 50, "epochs": 0}
+    config = PretrainConfig(**settings, max_words=2000, progress=False, threads=1)
+    before = pretrain([text], run, config)
+    variant = lm_parallel.parse_variant("1x1")
+    result = lm_parallel.continue_variant(run, tmp_path / "copy", variant, extra_seconds=1.0)
+    assert result["words"] > 0 and result["words_per_second"] > 0
+    assert (tmp_path / "copy.checkpoints" / "corpus").is_symlink()
+    after = json.loads((run / "lm_meta.json").read_text(encoding="utf8"))
+    assert after["words_seen"] == before["words_seen"]  # the original is untouched
