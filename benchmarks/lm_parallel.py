@@ -118,38 +118,48 @@ def run_variant(
     }
 
 
-def continue_command(run_dir: Path, copy: Path, variant: dict, extra_seconds: float) -> list:
-    """The command that resumes a copy (at `copy`) of the finished run in `run_dir`."""
-    meta = json.loads((run_dir / "lm_meta.json").read_text(encoding="utf8"))
+#: settings a continuation sets itself (the limits and the variant's runtime settings)
+CONTINUATION_SETTINGS = (
+    "epochs",
+    "max_words",
+    "max_seconds",
+    "checkpoint_every_seconds",
+    "workers",
+    "threads",
+    "progress",
+)
+
+
+def copy_run(run_dir: Path, copy: Path) -> None:
+    """Copy a finished run (vectors, lm_meta.json, checkpoint) to `copy`; link its corpus."""
     shutil.copytree(run_dir, copy)
     work = copy.with_name(copy.name + ".checkpoints")
     work.mkdir()
     source_work = run_dir.with_name(run_dir.name + ".checkpoints")
     shutil.copy(source_work / "checkpoint.pt", work / "checkpoint.pt")
     (work / "corpus").symlink_to((source_work / "corpus").resolve())
-    runtime = {"epochs", "max_words", "max_seconds", "workers", "threads", "progress"}
-    runtime.add("checkpoint_every_seconds")
+
+
+def continue_command(run: Path, variant: dict, extra_seconds: float) -> list:
+    """The command that resumes the finished run in `run` for `extra_seconds` more."""
+    meta = json.loads((run / "lm_meta.json").read_text(encoding="utf8"))
     command = [sys.executable, "-m", "spacy_senna", "pretrain-lm"]
-    command += [item["path"] for item in meta["inputs"]] + [str(copy), "--resume", "--quiet"]
+    command += [item["path"] for item in meta["inputs"]] + [str(run), "--resume", "--quiet"]
     for name, value in meta["config"].items():
-        if name in runtime or value in ("", None):
+        if name in CONTINUATION_SETTINGS or value in ("", None):
             continue
         text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
         command += ["--" + name.replace("_", "-"), text]
-    return command + [
+    limits = [
         "--epochs",
         "0",
         "--max-words",
         "0",
         "--max-seconds",
         str(meta["seconds"] + extra_seconds),
-        "--checkpoint-every-seconds",
-        "0",
-        "--workers",
-        str(variant["workers"]),
-        "--threads",
-        str(variant["threads"]),
     ]
+    runtime = ["--workers", str(variant["workers"]), "--threads", str(variant["threads"])]
+    return command + limits + runtime + ["--checkpoint-every-seconds", "0"]
 
 
 def continue_variant(run_dir: Path, copy: Path, variant: dict, extra_seconds: float) -> dict:
@@ -157,7 +167,8 @@ def continue_variant(run_dir: Path, copy: Path, variant: dict, extra_seconds: fl
     before = json.loads((run_dir / "lm_meta.json").read_text(encoding="utf8"))
     load_before = os.getloadavg()[0]
     start = time.perf_counter()
-    subprocess.run(continue_command(run_dir, copy, variant, extra_seconds), check=True)
+    copy_run(run_dir, copy)
+    subprocess.run(continue_command(copy, variant, extra_seconds), check=True)
     wall = time.perf_counter() - start
     after = json.loads((copy / "lm_meta.json").read_text(encoding="utf8"))
     words = after["words_seen"] - before["words_seen"]
