@@ -202,16 +202,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-seconds", type=float, default=150.0, help="cap per run")
     parser.add_argument("--eval-every-words", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--variants", default="1x1,2x1,1x2,1x2@4096")
+    parser.add_argument(
+        "--variants", help="default: 1x1,2x1,1x2,1x2@4096 (1x1,2x1 with --continue-run)"
+    )
     parser.add_argument("--output", type=Path, help="write all runs as JSON")
     args = parser.parse_args(argv)
     if (args.text is None) == (args.continue_run is None):
         parser.error("give either TEXT or --continue-run RUN_DIR")
+    if args.variants is None:
+        args.variants = "1x1,2x1" if args.continue_run else "1x1,2x1,1x2,1x2@4096"
     variants = [parse_variant(v) for v in args.variants.split(",")]
     if args.continue_run and any("@" in v for v in args.variants.split(",")):
         parser.error("--continue-run keeps the run's batch size: variants take no @BATCH")
     if args.continue_run:
-        meta = json.loads((args.continue_run / "lm_meta.json").read_text(encoding="utf8"))
+        run = args.continue_run
+        checkpoint = run.with_name(run.name + ".checkpoints") / "checkpoint.pt"
+        for needed in (run / "lm_meta.json", checkpoint):
+            if not needed.is_file():
+                parser.error(f"{run} is not a finished pretrain-lm run: {needed} is missing")
+        meta = json.loads((run / "lm_meta.json").read_text(encoding="utf8"))
         for variant in variants:
             variant["batch_size"] = meta["config"]["batch_size"]
     runs = []

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from spacy.lang.en import English
 from spacy.tokens import Doc, Span
 
@@ -130,3 +131,12 @@ def test_lm_parallel_continues_a_copy_of_a_finished_run(tmp_path):
     assert (tmp_path / "copy.checkpoints" / "corpus").is_symlink()
     after = json.loads((run / "lm_meta.json").read_text(encoding="utf8"))
     assert after["words_seen"] == before["words_seen"]  # the original is untouched
+
+
+def test_lm_parallel_names_what_a_run_to_continue_lacks(tmp_path, capsys):
+    lm_parallel = import_script("lm_parallel")
+    (tmp_path / "lm").mkdir()
+    with pytest.raises(SystemExit) as stop:
+        lm_parallel.main(["--continue-run", str(tmp_path / "lm")])
+    assert stop.value.code == 2
+    assert "lm_meta.json is missing" in capsys.readouterr().err
