@@ -91,6 +91,14 @@ class RankingLM(nn.Module):
         return self.output(F.hardtanh(h)).squeeze(-1)
 
 
+def valid_pairs(candidates: torch.Tensor) -> torch.Tensor:
+    """Which negatives differ from the true centre word (column 0).
+
+    *Shape:* candidates (B, 1 + K) → (B, K) bool.
+    """
+    return candidates[:, 1:] != candidates[:, :1]
+
+
 def hinge_terms(scores: torch.Tensor, candidates: torch.Tensor) -> torch.Tensor:
     """The pairwise hinge terms max(0, 1 − f(x) + f(x^(w))) of eq. 17.
 
@@ -98,8 +106,7 @@ def hinge_terms(scores: torch.Tensor, candidates: torch.Tensor) -> torch.Tensor:
     the terms of negatives equal to the true word are 0.
     *Shape:* scores, candidates (B, 1 + K) → (B, K).
     """
-    valid = candidates[:, 1:] != candidates[:, :1]
-    return F.relu(1.0 - scores[:, :1] + scores[:, 1:]) * valid
+    return F.relu(1.0 - scores[:, :1] + scores[:, 1:]) * valid_pairs(candidates)
 
 
 def ranking_loss(
@@ -110,5 +117,4 @@ def ranking_loss(
     Negatives equal to the true word are not counted.
     *Shape:* scores, candidates (B, 1 + K) → (), () .
     """
-    valid = candidates[:, 1:] != candidates[:, :1]
-    return hinge_terms(scores, candidates).sum(), valid.sum()
+    return hinge_terms(scores, candidates).sum(), valid_pairs(candidates).sum()

@@ -29,7 +29,7 @@ from .evaluation import evaluate
 from .negatives import sample_candidates
 from .optimizers import make_optimizers
 from .progress import Progress, format_word_count
-from .ranking_model import RankingLM, hinge_terms, ranking_loss
+from .ranking_model import RankingLM, hinge_terms, ranking_loss, valid_pairs
 from .settings import PretrainConfig
 from .torch_state import seeded_cpu_rng
 
@@ -287,7 +287,7 @@ def train_step(
         chosen = candidates[active]
         active_scores = model.score_candidates(words_t[active], caps_t[active], chosen)
         _update(optimizers, ranking_loss(active_scores, chosen)[0])
-    return terms.sum(), candidates[:, 1:].ne(candidates[:, :1]).sum()
+    return terms.sum(), valid_pairs(candidates).sum()
 
 
 def _updates_zero_gradient_rows(optimizers: list[torch.optim.Optimizer]) -> bool:
