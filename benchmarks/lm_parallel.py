@@ -72,7 +72,7 @@ def parse_variant(name: str) -> dict:
 def run_variant(
     text: Path, out: Path, variant: dict, max_words: int, max_seconds: float, eval_every: int
 ) -> dict:
-    """One `pretrain-lm` run; its metadata with the load averages around it."""
+    """One fresh `pretrain-lm` run; its numbers (`measure`)."""
     command = [
         sys.executable,
         "-m",
@@ -98,18 +98,37 @@ def run_variant(
         "--batch-size",
         str(variant["batch_size"]),
     ]
+    return measure(command, out, variant)
+
+
+def measure(command: list, out: Path, variant: dict, before: dict | None = None) -> dict:
+    """Run `command` (a `pretrain-lm` run writing to `out`); its numbers since `before`.
+
+    `before`: the metadata of the run it resumes (None: a fresh run). Words/s are over
+    the training steps, loop words/s over the whole training loop; the load averages
+    around the run come with them.
+    """
+    start_of = before or {"words_seen": 0, "train_seconds": 0.0, "seconds": 0.0}
     load_before = os.getloadavg()[0]
     start = time.perf_counter()
     subprocess.run(command, check=True)
     wall = time.perf_counter() - start
-    meta = json.loads((out / "lm_meta.json").read_text(encoding="utf8"))
-    last = meta["validation"][-1]
+    after = json.loads((out / "lm_meta.json").read_text(encoding="utf8"))
+    words = after["words_seen"] - start_of["words_seen"]
+
+    def since_start(key: str) -> float:
+        return after[key] - start_of[key]
+
+    def cpu_seconds(meta: dict) -> float:
+        return meta["words_seen"] / meta["words_per_cpu_second"] if meta["words_seen"] else 0.0
+
+    last = after["validation"][-1]
     return {
         **variant,
-        "words": meta["words_seen"],
-        "words_per_second": meta["words_per_second"],
-        "words_per_cpu_second": meta["words_per_cpu_second"],
-        "loop_words_per_second": round(meta["words_seen"] / meta["seconds"]),
+        "words": words,
+        "words_per_second": round(words / since_start("train_seconds")),
+        "words_per_cpu_second": round(words / (cpu_seconds(after) - cpu_seconds(start_of))),
+        "loop_words_per_second": round(words / since_start("seconds")),
         "valid_loss": last["valid_loss"],
         "valid_rank_error": last["valid_rank_error"],
         "command_seconds": round(wall, 1),
@@ -165,30 +184,8 @@ def continue_command(run: Path, variant: dict, extra_seconds: float) -> list:
 def continue_variant(run_dir: Path, copy: Path, variant: dict, extra_seconds: float) -> dict:
     """Resume a copy of `run_dir` for `extra_seconds`; the continuation's numbers."""
     before = json.loads((run_dir / "lm_meta.json").read_text(encoding="utf8"))
-    load_before = os.getloadavg()[0]
-    start = time.perf_counter()
     copy_run(run_dir, copy)
-    subprocess.run(continue_command(copy, variant, extra_seconds), check=True)
-    wall = time.perf_counter() - start
-    after = json.loads((copy / "lm_meta.json").read_text(encoding="utf8"))
-    words = after["words_seen"] - before["words_seen"]
-
-    def cpu_seconds(meta: dict) -> float:
-        return meta["words_seen"] / meta["words_per_cpu_second"]
-
-    last = after["validation"][-1]
-    return {
-        **variant,
-        "words": words,
-        "words_per_second": round(words / (after["train_seconds"] - before["train_seconds"])),
-        "words_per_cpu_second": round(words / (cpu_seconds(after) - cpu_seconds(before))),
-        "loop_words_per_second": round(words / (after["seconds"] - before["seconds"])),
-        "valid_loss": last["valid_loss"],
-        "valid_rank_error": last["valid_rank_error"],
-        "command_seconds": round(wall, 1),
-        "load_before": round(load_before, 2),
-        "load_after": round(os.getloadavg()[0], 2),
-    }
+    return measure(continue_command(copy, variant, extra_seconds), copy, variant, before)
 
 
 def main(argv: list[str] | None = None) -> None:
