@@ -22,6 +22,8 @@ Row = tuple[int, list[str]]  # (line number, columns)
 # user_data key of the document (0, 1, ...) a sentence belongs to, in formats that mark
 # documents (CoNLL-2003's -DOCSTART- lines); `convert --documents` groups on it
 DOCUMENT_KEY = "spacy_senna.document"
+# user_data key of a sentence's id in formats that give one (`# sent_id = ...`)
+SENT_ID_KEY = "spacy_senna.sent_id"
 
 _CONLLU_RANGE = re.compile(r"^[0-9]+-[0-9]+$")
 _CONLLU_EMPTY = re.compile(r"^[0-9]+\.[0-9]+$")
@@ -322,6 +324,134 @@ def read_conllu(path: Path, vocab: Vocab) -> Iterator[Doc]:
         yield _make_doc(vocab, words, tags=xpos, pos=upos, lemmas=lemmas)
 
 
+def _comment_sentences(path: Path) -> Iterator[tuple[str | None, list[Row]]]:
+    """(sent_id, rows) of each sentence of a file with `# sent_id = ...` comment lines."""
+    sent_id: str | None = None
+    rows: list[Row] = []
+    n_sentences = 0
+    for lineno, line in _lines(path):
+        if line.startswith("#"):
+            key, _, value = line[1:].partition("=")
+            if key.strip() == "sent_id" and not rows:
+                sent_id = value.strip()
+            continue
+        if line.strip():
+            rows.append((lineno, line.split("\t")))
+            continue
+        if rows:
+            n_sentences += 1
+            yield sent_id, rows
+        sent_id, rows = None, []
+    if rows:
+        n_sentences += 1
+        yield sent_id, rows
+    if n_sentences == 0:
+        raise ValueError(f"{path} contains no sentences")
+
+
+def _check_ids(path: Path, rows: list[Row]) -> None:
+    for i, (lineno, columns) in enumerate(rows, 1):
+        if columns[0] != str(i):
+            raise ValueError(f"{path}:{lineno}: expected token ID {i}, found {columns[0]!r}")
+
+
+def read_propbank_ewt(path: Path, vocab: Vocab) -> Iterator[Doc]:
+    """propbank-ewt's CoNLL-2005-style verbal view (`ID WORD XPOS CHUNK PRED ARG_1...`, tab)
+    -> `tag_`, `doc.spans["chunks"]` (from BIO), `doc.spans["srl_predicates"]` and one
+    frame per predicate, `doc.spans["srl:<token index>"]`; `user_data[SENT_ID_KEY]`."""
+    for sent_id, rows in _comment_sentences(path):
+        first_line = rows[0][0]
+        width = len(rows[0][1])
+        for lineno, columns in rows:
+            if len(columns) != width or width < 5 or not all(columns[:5]):
+                raise ValueError(
+                    f"{path}:{lineno}: expected the same number (>= 5) of tab-separated "
+                    f"columns on every line of a sentence (ID WORD XPOS CHUNK PRED ARG...), "
+                    f"non-empty, found {len(columns)} (the sentence starts with {width})"
+                )
+            _check_iob(path, lineno, columns[3], "CHUNK")
+        _check_ids(path, rows)
+        targets = [i for i, (_, columns) in enumerate(rows) if columns[4] != "-"]
+        if len(targets) != width - 5:
+            raise ValueError(
+                f"{path}:{first_line}: the sentence marks {len(targets)} predicates in "
+                f"column 5 but has {width - 5} argument columns"
+            )
+        doc = _make_doc(vocab, [c[1] for _, c in rows], tags=[c[2] for _, c in rows])
+        doc.spans["chunks"] = _spans(doc, [c[3] for _, c in rows])
+        doc.spans["srl_predicates"] = [Span(doc, i, i + 1, label=rows[i][1][4]) for i in targets]
+        for k, target in enumerate(targets):
+            arguments = _start_end_spans(path, rows, 5 + k)
+            # a split verb ("flip - flopped") marks its predicate inside the C-V part
+            if not any(
+                lab in ("V", "C-V") and start <= target < end for lab, start, end in arguments
+            ):
+                raise ValueError(
+                    f"{path}:{rows[target][0]}: predicate {rows[target][1][1]!r} is not inside "
+                    f"the V (or C-V) argument of its column ({5 + k + 1})"
+                )
+            doc.spans[frame_key("srl", target)] = [
+                Span(doc, s, e, label=lab) for lab, s, e in arguments
+            ]
+        if sent_id is not None:
+            doc.user_data[SENT_ID_KEY] = sent_id
+        yield doc
+
+
+#: the entity types of Universal NER; the pre-release's OTH (about MISC) is left out, as
+#: the final release left it out
+UNER_TYPES = ("PER", "LOC", "ORG")
+
+
+def read_uner(path: Path, vocab: Vocab) -> Iterator[Doc]:
+    """Universal NER IOB2 (`ID TOKEN TAG [...]`, tab, `# sent_id` comments) -> `doc.ents`
+    (PER, LOC, ORG; OTH dropped); `user_data[SENT_ID_KEY]`."""
+    for sent_id, rows in _comment_sentences(path):
+        for lineno, columns in rows:
+            if len(columns) < 3 or not all(columns[:3]):
+                raise ValueError(
+                    f"{path}:{lineno}: expected at least 3 non-empty tab-separated columns "
+                    f"(ID TOKEN TAG), found {len(columns)}"
+                )
+            _check_iob(path, lineno, columns[2], "NER")
+        _check_ids(path, rows)
+        tags = [c[2] if c[2][2:] in UNER_TYPES else "O" for _, c in rows]
+        tags = [_repair_inside(tags, i) for i in range(len(tags))]
+        doc = _make_doc(vocab, [c[1] for _, c in rows])
+        doc.ents = _spans(doc, tags)
+        if sent_id is not None:
+            doc.user_data[SENT_ID_KEY] = sent_id
+        yield doc
+
+
+def read_gum_open(path: Path, vocab: Vocab) -> Iterator[Doc]:
+    """gum-open (`ID FORM XPOS NER CHUNK`, tab, IOB2) -> `tag_`, `doc.ents` (PER, LOC, ORG;
+    MISC dropped, as Universal NER has none) and `doc.spans["chunks"]` (silver: from
+    parser trees); `user_data[SENT_ID_KEY]`."""
+    for sent_id, rows in _comment_sentences(path):
+        for lineno, columns in rows:
+            _check_columns(path, lineno, columns, ("ID", "FORM", "XPOS", "NER", "CHUNK"), "tab")
+            _check_iob(path, lineno, columns[3], "NER")
+            _check_iob(path, lineno, columns[4], "CHUNK")
+        _check_ids(path, rows)
+        ner = [c[3] if c[3][2:] in UNER_TYPES else "O" for _, c in rows]
+        ner = [_repair_inside(ner, i) for i in range(len(ner))]
+        doc = _make_doc(vocab, [c[1] for _, c in rows], tags=[c[2] for _, c in rows])
+        doc.ents = _spans(doc, ner)
+        doc.spans["chunks"] = _spans(doc, [c[4] for _, c in rows])
+        if sent_id is not None:
+            doc.user_data[SENT_ID_KEY] = sent_id
+        yield doc
+
+
+def _repair_inside(tags: list[str], i: int) -> str:
+    """An I- tag after a dropped type's tag (or O) starts its own entity: I-X -> B-X."""
+    tag = tags[i]
+    if tag.startswith("I-") and (i == 0 or tags[i - 1][2:] != tag[2:]):
+        return "B-" + tag[2:]
+    return tag
+
+
 CONVERTERS: dict[str, Callable[[Path, Vocab], Iterator[Doc]]] = {
     "wsj-pos": read_wsj_pos,
     "conllu": read_conllu,
@@ -329,4 +459,7 @@ CONVERTERS: dict[str, Callable[[Path, Vocab], Iterator[Doc]]] = {
     "conll2003": read_conll2003,
     "wsj-pt0": read_wsj_pt0,
     "conll2005": read_conll2005,
+    "propbank-ewt": read_propbank_ewt,
+    "uner": read_uner,
+    "gum-open": read_gum_open,
 }
