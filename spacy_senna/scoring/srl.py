@@ -48,19 +48,36 @@ def _predicted_index(example: Example, ref_index: int) -> Optional[int]:
     return int(aligned[0]) if len(aligned) == 1 else None
 
 
-def score_srl(examples: Iterable[Example], *, spans_key: str = "srl", **_) -> Dict[str, Any]:
-    """`srl_p`, `srl_r`, `srl_f` (0-1, like spaCy's scores) and `srl_per_type`."""
+def score_srl(
+    examples: Iterable[Example],
+    *,
+    spans_key: str = "srl",
+    count_unmatched_frames: bool = False,
+    **_,
+) -> Dict[str, Any]:
+    """`srl_p`, `srl_r`, `srl_f` (0-1, like spaCy's scores) and `srl_per_type`.
+
+    count_unmatched_frames: the arguments of a predicted frame whose predicate the
+        reference does not have count as wrong (for predicates a tagger found, where
+        srl-eval.pl, given the reference's predicates, skips them).
+    """
     correct: Counter = Counter()
     n_gold: Counter = Counter()
     n_found: Counter = Counter()
     for eg in examples:
         found = frame_chunks(eg.predicted, spans_key)
+        matched = set()
         for ref_index, key in frame_keys(eg.reference, spans_key):
             aligned = eg.get_aligned_spans_y2x(eg.reference.spans[key], allow_overlap=True)
             gold = frame_arguments((s.label_, s.start, s.end) for s in aligned)
             predicate = _predicted_index(eg, ref_index)
+            matched.add(predicate)
             guess = frame_arguments(found.get(predicate, []) if predicate is not None else [])
             _count(gold, guess, correct, n_gold, n_found)
+        if count_unmatched_frames:
+            for predicate, chunks in found.items():
+                if predicate not in matched:
+                    _count(Counter(), frame_arguments(chunks), correct, n_gold, n_found)
     has_any = sum(n_gold.values()) + sum(n_found.values()) > 0
     if not has_any:
         return {"srl_p": None, "srl_r": None, "srl_f": None, "srl_per_type": None}
