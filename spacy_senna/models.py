@@ -28,6 +28,7 @@ from .layers.sentence import SentenceNetwork
 from .layers.tagger_net import SequenceTaggerNet, build_criterion
 from .layers.window import WindowNetwork, flatten_windows
 from .shim import SennaPyTorchShim
+from .storage import STORAGE_ATTR, state_bytes
 
 # bump when the saved layout changes so old pipelines fail loudly instead of mis-tagging
 MODEL_FORMAT = 1
@@ -174,11 +175,14 @@ def _senna_model(
             "dropout_rate": 0.0,
             "format": MODEL_FORMAT,
             "senna_version": __version__,
+            STORAGE_ATTR: "float32",
         },
     )
     model.shims.append(
         SennaPyTorchShim(
-            torch.nn.Identity(), deserialize_model=_deserializer(model, build_emission_net)
+            torch.nn.Identity(),
+            serialize_model=_serializer(model),
+            deserialize_model=_deserializer(model, build_emission_net),
         )
     )
     return model
@@ -236,6 +240,13 @@ def init(
         raise ValueError("The senna model needs its number of tags (nO) before initialize.")
     model.shims[0]._model = _build_net(model, build_emission_net, with_initial_tables=True)
     return model
+
+
+def _serializer(model: Model) -> Callable:
+    def serialize(net: torch.nn.Module) -> bytes:
+        return state_bytes(net, model.attrs.get(STORAGE_ATTR, "float32"))
+
+    return serialize
 
 
 def _deserializer(model: Model, build_emission_net: Callable) -> Callable:
