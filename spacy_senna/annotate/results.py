@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import resource
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from spacy.tokens import Doc
@@ -45,6 +46,8 @@ class RunSummary:
     worker_peak_rss_mib: float = 0.0
     workers: int = 1
     backend: str = "local"
+    #: every shard's output file, in input order (complete unless its shard failed)
+    outputs: List[Path] = field(default_factory=list)
 
     @property
     def words_per_second(self) -> float:
@@ -62,6 +65,7 @@ class RunSummary:
         values = asdict(self)
         values["words_per_second"] = round(self.words_per_second, 1)
         values["failures"] = [list(f) for f in self.failures]
+        del values["outputs"]  # the shard files are in the folder itself
         return values
 
     def lines(self) -> List[str]:

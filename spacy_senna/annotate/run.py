@@ -9,10 +9,12 @@ import time
 from pathlib import Path
 from typing import BinaryIO, List, Optional, Sequence
 
+from ..bundled import resolve_pipeline
 from .formats import FORMATS, get_format
 from .loading import check_pipeline
 from .output import (
     is_complete,
+    output_path,
     remove_outputs,
     remove_partials,
     update_manifest,
@@ -45,6 +47,7 @@ def annotate(
     if not inputs:
         raise ValueError("No inputs given")
     run_start = time.perf_counter()
+    pipeline = resolve_pipeline(pipeline)
     check_pipeline(pipeline)
     pipeline = _absolute(pipeline)
     output_dir = Path(os.path.abspath(output_dir))
@@ -71,6 +74,7 @@ def annotate(
             shards_skipped=len(plan.shards) - len(todo),
             workers=settings.n_process,
             backend=settings.backend,
+            outputs=[output_path(output_dir, shard, extension) for shard in plan.shards],
         )
         progress = Progress(len(todo), bar=settings.progress)
         for source, message in plan.errors:

@@ -1,16 +1,23 @@
-"""`annotate PIPELINE INPUT... --output DIR`: annotate text files with a trained pipeline."""
+"""`annotate [PIPELINE] [INPUT...] [--output DIR]`: annotate text with a trained pipeline
+(by default the bundled en_senna), into shard files or, without --output, to stdout."""
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import tempfile
 from pathlib import Path
+from typing import List, Tuple
+
+import spacy
 
 from ..annotate import AnnotateSettings, annotate
 from ..annotate.formats import FORMATS
 from ..annotate.loading import SENTENCES
 from ..annotate.records import DOC_UNITS, ENCODING_ERRORS
 from ..annotate.settings import BACKENDS, INPUT_FORMATS
+from ..bundled import BUNDLED_NAME
 
 DEFAULTS = AnnotateSettings()
 
@@ -38,9 +45,27 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     add = parser.add_argument
-    add("pipeline", help="pipeline directory or installed package name")
-    add("inputs", nargs="+", metavar="INPUT", help="text/JSONL files, directories, or -")
-    add("--output", "-o", type=Path, required=True, help="output directory (resumed if present)")
+    add(
+        "inputs",
+        nargs="*",
+        metavar="[PIPELINE] INPUT",
+        help="text/JSONL files, directories, or - for stdin (the default); a first argument "
+        "that names a pipeline (a directory with a config.cfg, or an installed package) is "
+        f"the pipeline, as --pipeline (default {BUNDLED_NAME}, the bundled pipeline)",
+    )
+    add(
+        "--pipeline",
+        "-p",
+        default=None,
+        help=f"pipeline directory or installed package name (default {BUNDLED_NAME})",
+    )
+    add(
+        "--output",
+        "-o",
+        type=Path,
+        default=None,
+        help="output directory, resumed if present (default: write to stdout, as SENNA does)",
+    )
     add(
         "--format",
         "-f",
@@ -135,7 +160,42 @@ def run(args: argparse.Namespace) -> None:
         overwrite=args.overwrite,
         progress={"auto": None, "bar": True, "lines": False}[args.progress],
     )
-    summary = annotate(args.pipeline, args.inputs, args.output, settings)
-    print("\n".join(summary.lines()))
+    pipeline, inputs = pipeline_and_inputs(args.pipeline, args.inputs)
+    if inputs == ["-"] and sys.stdin.isatty():
+        print("ℹ Reading text from stdin (end it with Ctrl-D)", file=sys.stderr)
+    if args.output is None:
+        summary = _annotate_to_stdout(pipeline, inputs, settings)
+        print("\n".join(summary.lines()), file=sys.stderr)
+    else:
+        summary = annotate(pipeline, inputs, args.output, settings)
+        print("\n".join(summary.lines()))
     if summary.failures:
         sys.exit(1)
+
+
+def pipeline_and_inputs(pipeline: str | None, positionals: List[str]) -> Tuple[str, List[str]]:
+    """The pipeline and the inputs of `annotate [PIPELINE] [INPUT...]`: the first positional
+    is the pipeline when it names one and --pipeline is not given; no input means stdin."""
+    if pipeline is None and positionals and _names_pipeline(positionals[0]):
+        pipeline, positionals = positionals[0], positionals[1:]
+    return pipeline or BUNDLED_NAME, positionals or ["-"]
+
+
+def _names_pipeline(name: str) -> bool:
+    path = Path(name)
+    if path.exists():
+        return path.is_dir() and (path / "config.cfg").is_file()
+    return name == BUNDLED_NAME or spacy.util.is_package(name)
+
+
+def _annotate_to_stdout(pipeline: str, inputs: List[str], settings: AnnotateSettings):
+    """Annotate into a temporary directory and copy every shard's output to stdout in order."""
+    with tempfile.TemporaryDirectory(prefix="spacy-senna-annotate-") as tmp:
+        summary = annotate(pipeline, inputs, Path(tmp) / "out", settings)
+        out = sys.stdout.buffer
+        for path in summary.outputs:
+            if path.is_file():
+                with open(path, "rb") as data:
+                    shutil.copyfileobj(data, out)
+        out.flush()
+    return summary

@@ -167,8 +167,11 @@ def test_not_a_pipeline_is_a_clear_error(write, tmp_path, capsys):
         (text, "is not a spaCy pipeline"),
         ("no_such_pipeline_package", "Pipeline not found"),
     ]:
-        assert run_cli(pipeline, text, "-o", tmp_path / "out") == 1
+        assert run_cli("--pipeline", pipeline, text, "-o", tmp_path / "out") == 1
         assert message in capsys.readouterr().err
+    # without --pipeline, a first argument that names no pipeline is an input like the rest
+    assert run_cli("no_such_file.txt", text, "-o", tmp_path / "out") == 1
+    assert "no_such_file.txt" in capsys.readouterr().err
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken" / "config.cfg").write_text('[nlp]\nlang = "xx-nope"\n')
     assert run_cli(tmp_path / "broken", text, "-o", tmp_path / "out") == 1
