@@ -29,7 +29,7 @@ import json
 import sys
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -382,11 +382,11 @@ def _encode_into(paths: Sequence[Path], tmp: Path, settings: CorpusSettings) -> 
     tokenize = make_tokenizer(settings.tokenizer)
     n_valid = n_train = n_segments = 0
     overflowed = False
-    files = {
-        name: (tmp / name).open("wb")
-        for name in ("train.words", "train.caps", "valid.words", "valid.caps")
-    }
-    try:
+    with ExitStack() as opened:  # every file is closed, even when closing one fails
+        files = {
+            name: opened.enter_context((tmp / name).open("wb"))
+            for name in ("train.words", "train.caps", "valid.words", "valid.caps")
+        }
         for name in ("train", "valid"):
             pads.tofile(files[f"{name}.words"])
             files[f"{name}.caps"].write(pad_caps)
@@ -410,9 +410,6 @@ def _encode_into(paths: Sequence[Path], tmp: Path, settings: CorpusSettings) -> 
                 n_segments += 1
             if n_train + n_valid == before:
                 warn(f"{path}: contains no words.")
-    finally:
-        for handle in files.values():
-            handle.close()
     if n_train == 0:
         what = "no words" if n_valid == 0 else f"only {n_valid} words, all held out"
         raise ValueError(
