@@ -146,6 +146,10 @@ def _absolute(pipeline: str) -> str:
 
 
 def _save_stdin(stream: BinaryIO, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as f:
-        shutil.copyfileobj(stream, f, 1 << 20)
+    """Copy stdin to `path` (in the output directory, which a failure names)."""
+    try:
+        with open(path, "wb") as f:
+            shutil.copyfileobj(stream, f, 1 << 20)
+    except OSError as err:
+        problem = f"cannot save stdin there: {err.strerror or err}"
+        raise OSError(err.errno, problem, str(path.parent)) from err
