@@ -62,8 +62,13 @@ def _acquire(path: Path, output_dir: Path) -> int:
         if _same_file(fd, path):
             break
         os.close(fd)  # the holder finished and removed the file meanwhile: lock anew
-    os.ftruncate(fd, 0)
-    os.write(fd, f"{holder}\n".encode("utf8"))
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{holder}\n".encode("utf8"))
+    except OSError as err:  # a full disk
+        path.unlink(missing_ok=True)
+        os.close(fd)
+        raise OSError(err.errno, err.strerror or str(err), str(output_dir)) from err
     return fd
 
 

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import BinaryIO, List, Optional, Sequence
 
-from ..files import make_directory
+from ..files import make_directory, missing_parents, remove_empty
 from .formats import FORMATS, get_format
 from .loading import check_pipeline
 from .lock import output_lock
@@ -55,9 +55,14 @@ def annotate(
         raise ValueError(f"--output {output_dir} exists and is not a directory")
     stdin_copy = output_dir / STDIN_COPY
     files = list_inputs(inputs, settings.input_format, output_dir, stdin_copy)
+    made = [] if output_dir.exists() else [output_dir, *missing_parents(output_dir)]
     make_directory(output_dir)
-    with output_lock(output_dir):
-        return _annotate_files(pipeline, inputs, files, output_dir, settings, stdin, run_start)
+    try:
+        with output_lock(output_dir):
+            return _annotate_files(pipeline, inputs, files, output_dir, settings, stdin, run_start)
+    except BaseException:
+        remove_empty(made)  # a run that wrote nothing leaves no directory behind
+        raise
 
 
 def _annotate_files(

@@ -28,16 +28,19 @@ CASES = {
     "build-gazetteer": (["build-gazetteer", "INPUTS/corpus.spacy", "OUT/g.lst"], "OUT/g.lst"),
     "import-vectors": (["import-vectors", "INPUTS/vectors.txt", "OUT"], "OUT"),
     "pretrain-lm": (["pretrain-lm", "INPUTS/text.txt", "OUT", *TINY_RUN], "OUT.checkpoints/corpus"),
+    "annotate": (["annotate", "PIPELINE", "INPUTS/text.txt", "-o", "OUT"], "OUT/annotate.json"),
 }
 
 
 @pytest.mark.parametrize("command", CASES)
 def test_nothing_is_left_but_the_inputs(
-    tmp_path, inputs, command, cli_with_file_size_limit, all_files
+    request, tmp_path, inputs, command, cli_with_file_size_limit, all_files
 ):
     argv, named = CASES[command]
     out = tmp_path / "out" / "deeper"
     paths = {"INPUTS": str(inputs), "OUT": str(out)}
+    if command == "annotate":
+        paths["PIPELINE"] = str(request.getfixturevalue("pipeline_dir"))
 
     def fill(arg):
         for key, value in paths.items():
