@@ -36,6 +36,15 @@ def make_directory(path: str | os.PathLike) -> Path:
     return path
 
 
+def check_directory(path: str | os.PathLike) -> Path:
+    """`path` as a Path if it is a directory or could be created as one, without creating
+    anything; NotADirectoryError names a file in the way (as `make_directory` does)."""
+    path = Path(path)
+    if any(p.exists() and not p.is_dir() for p in (path, *path.parents)):
+        raise _not_a_directory(path)
+    return path
+
+
 def _not_a_directory(path: Path) -> NotADirectoryError:
     """The error for `path` when it, or one of its parents, is not a directory."""
     blocker = next(p for p in (path, *path.parents) if p.exists() and not p.is_dir())
@@ -51,31 +60,56 @@ def atomic_output(path: str | os.PathLike, *, directory: bool = False) -> Iterat
     """Yield a fresh temporary path beside `path` for the caller to write (a file, or a
     directory with `directory=True`); when the block completes, rename it to `path`.
 
-    If the block fails, the temporary output is deleted and an existing `path` is left
-    as it was, so readers never see a half-written output. An OSError without a file
-    name (a full disk) or naming the temporary path is re-raised naming `path`.
+    If the block fails, the temporary output and the directories made for it are deleted
+    and an existing `path` is left as it was, so readers never see a half-written output.
+    An OSError without a file name (a full disk) or naming the temporary path is
+    re-raised naming `path`.
     """
     path = Path(path)
     if path.exists() and path.is_dir() != directory:
         if directory:
             raise _not_a_directory(path)
         raise IsADirectoryError(errno.EISDIR, "is a directory, expected a file", str(path))
+    created = missing_parents(path)
     try:
         make_directory(path.parent)
     except NotADirectoryError:
         raise _not_a_directory(path) from None
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+    done = False
     try:
         yield tmp
         if not tmp.exists():
             raise FileNotFoundError(errno.ENOENT, "nothing was written", str(path))
         _replace(tmp, path)
+        done = True
     except OSError as err:
         if err.filename is None or str(err.filename).startswith(str(tmp)):
             raise OSError(err.errno, err.strerror or str(err), str(path)) from err
         raise
     finally:
         _remove(tmp)
+        if not done:
+            remove_empty(created)
+
+
+def missing_parents(path: str | os.PathLike) -> list[Path]:
+    """The directories above `path` that do not exist yet, nearest first."""
+    missing = []
+    for parent in Path(path).parents:
+        if parent.exists() or parent.is_symlink():
+            break
+        missing.append(parent)
+    return missing
+
+
+def remove_empty(directories: list[Path]) -> None:
+    """Delete each of `directories` (nearest first) that exists and is empty."""
+    for directory in directories:
+        try:
+            directory.rmdir()
+        except OSError:
+            return
 
 
 def _replace(tmp: Path, path: Path) -> None:

@@ -10,6 +10,8 @@ on sys.path: CI tests the built wheel, not the source tree.
 
 import gzip
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -260,6 +262,44 @@ def unreadable():
 def unwritable():
     """`unwritable(directory)`: the directory created read-only (skips for root)."""
     return _unwritable
+
+
+# a full disk: the command runs in a process whose files may not grow past a limit
+
+_FILE_SIZE_LIMITED = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit raises EFBIG
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+from spacy_senna.cli import main
+main(sys.argv[2:])
+"""
+
+
+def _cli_with_file_size_limit(limit: int, *argv, cwd: Path) -> subprocess.CompletedProcess:
+    """Run the CLI in a process that cannot write files larger than `limit` bytes."""
+    command = [sys.executable, "-c", _FILE_SIZE_LIMITED, str(limit), *map(str, argv)]
+    return subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+
+
+@pytest.fixture
+def cli_with_file_size_limit():
+    """`cli_with_file_size_limit(limit, *argv, cwd=DIR)`: run the CLI in a subprocess
+    whose writes past `limit` bytes fail with EFBIG, as on a full disk; returns the
+    CompletedProcess (text output). Run it outside the checkout (`cwd`), so that it
+    imports the installed spacy_senna."""
+    return _cli_with_file_size_limit
+
+
+def _files_under(directory: Path) -> set:
+    """The relative paths of every file and directory under `directory`."""
+    return {p.relative_to(directory).as_posix() for p in directory.rglob("*")}
+
+
+@pytest.fixture(scope="session")
+def all_files():
+    """`all_files(directory)`: the relative paths of everything under it."""
+    return _files_under
 
 
 @pytest.fixture

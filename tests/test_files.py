@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from spacy_senna.files import atomic_output, make_directory, require_file
+from spacy_senna.files import atomic_output, check_directory, make_directory, require_file
 
 
 def _leftovers(directory):
@@ -43,6 +43,24 @@ def test_interrupted_write_leaves_nothing(tmp_path):
             tmp.write_text("partial", encoding="utf8")
             raise KeyboardInterrupt
     assert _leftovers(tmp_path) == []
+
+
+def test_failed_write_removes_the_directories_made_for_it(tmp_path):
+    (tmp_path / "kept").mkdir()
+    for target in (tmp_path / "kept" / "a" / "b" / "data.txt", tmp_path / "new" / "dir"):
+        with pytest.raises(OSError, match="No space left"):
+            with atomic_output(target, directory=target.name == "dir"):
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    assert _leftovers(tmp_path) == ["kept"] and _leftovers(tmp_path / "kept") == []
+
+
+def test_check_directory_creates_nothing(tmp_path):
+    (tmp_path / "afile").write_text("", encoding="utf8")
+    assert check_directory(tmp_path / "a" / "b") == tmp_path / "a" / "b"
+    with pytest.raises(NotADirectoryError) as exc:
+        check_directory(tmp_path / "afile" / "sub")
+    assert exc.value.strerror == f"cannot create it: {tmp_path / 'afile'} is not a directory"
+    assert _leftovers(tmp_path) == ["afile"]
 
 
 def test_atomic_output_has_the_permissions_of_a_normal_file(tmp_path):

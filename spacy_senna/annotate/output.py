@@ -31,29 +31,52 @@ def is_complete(output_dir: Path, shard: Shard, extension: str) -> bool:
 
 
 class AtomicFile:
-    """A file written under a temporary name in its directory, renamed by `commit`."""
+    """A file written under a temporary name in its directory, renamed by `commit`.
+
+    A failed open, write or commit deletes the temporary file and raises an OSError
+    naming `path`, the output the user will look for.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.temporary = path.with_name(f"{path.name}{PARTIAL}{socket.gethostname()}-{os.getpid()}")
-        self.file = open(self.temporary, "wb")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.file = open(self.temporary, "wb")
+        except OSError as err:
+            raise self._error(err) from err
 
     def write(self, data: bytes) -> None:
-        if data:
+        if not data:
+            return
+        try:
             self.file.write(data)
+        except OSError as err:
+            self.abort()
+            raise self._error(err) from err
 
     def commit(self) -> None:
         """Flush, sync and move the file to its final name."""
-        self.file.flush()
-        os.fsync(self.file.fileno())
-        self.file.close()
-        os.replace(self.temporary, self.path)
+        try:
+            self.file.flush()
+            os.fsync(self.file.fileno())
+            self.file.close()
+            os.replace(self.temporary, self.path)
+        except OSError as err:
+            self.abort()
+            raise self._error(err) from err
 
     def abort(self) -> None:
-        """Close and delete the temporary file."""
-        self.file.close()
-        self.temporary.unlink(missing_ok=True)
+        """Close and delete the temporary file (also when closing fails: a full disk)."""
+        try:
+            self.file.close()
+        except OSError:
+            pass  # the write that failed has already raised why
+        finally:
+            self.temporary.unlink(missing_ok=True)
+
+    def _error(self, err: OSError) -> OSError:
+        return OSError(err.errno, err.strerror or str(err), str(self.path))
 
 
 def write_manifest(output_dir: Path, settings: Dict[str, Any], overwrite: bool) -> None:

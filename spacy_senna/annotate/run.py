@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import BinaryIO, List, Optional, Sequence
 
 from ..bundled import resolve_pipeline
+from ..files import make_directory, missing_parents, remove_empty
 from .formats import FORMATS, get_format
 from .loading import check_pipeline
+from .lock import output_lock
 from .output import (
     is_complete,
     output_path,
@@ -23,7 +25,7 @@ from .output import (
 from .progress import Progress
 from .results import BackendRun, RunSummary, peak_rss_mib
 from .settings import AnnotateSettings
-from .shards import STDIN, Shard, list_inputs, plan_shards
+from .shards import STDIN, InputFile, Shard, list_inputs, plan_shards
 from .worker import load_for_annotation
 
 STDIN_COPY = ".stdin"
@@ -40,7 +42,8 @@ def annotate(
 
     Shards whose output is complete are skipped (unless `settings.overwrite`); inputs or
     shards that cannot be read are reported in `RunSummary.failures` while the others
-    are still annotated.
+    are still annotated. Another run writing into `output_dir` is refused
+    (`OutputLocked`): one run at a time owns an output directory.
     """
     settings = settings or AnnotateSettings()
     settings.check()
@@ -53,9 +56,30 @@ def annotate(
     output_dir = Path(os.path.abspath(output_dir))
     if output_dir.exists() and not output_dir.is_dir():
         raise ValueError(f"--output {output_dir} exists and is not a directory")
-    extension = get_format(settings.format).extension
     stdin_copy = output_dir / STDIN_COPY
     files = list_inputs(inputs, settings.input_format, output_dir, stdin_copy)
+    made = [] if output_dir.exists() else [output_dir, *missing_parents(output_dir)]
+    make_directory(output_dir)
+    try:
+        with output_lock(output_dir):
+            return _annotate_files(pipeline, inputs, files, output_dir, settings, stdin, run_start)
+    except BaseException:
+        remove_empty(made)  # a run that wrote nothing leaves no directory behind
+        raise
+
+
+def _annotate_files(
+    pipeline: str,
+    inputs: Sequence[str],
+    files: List[InputFile],
+    output_dir: Path,
+    settings: AnnotateSettings,
+    stdin: Optional[BinaryIO],
+    run_start: float,
+) -> RunSummary:
+    """The run proper, in an output directory this process holds."""
+    extension = get_format(settings.format).extension
+    stdin_copy = output_dir / STDIN_COPY
     recorded = {"pipeline": pipeline, **settings.output_settings()}
     write_manifest(output_dir, recorded, settings.overwrite)
     if settings.overwrite:
@@ -131,6 +155,10 @@ def _absolute(pipeline: str) -> str:
 
 
 def _save_stdin(stream: BinaryIO, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as f:
-        shutil.copyfileobj(stream, f, 1 << 20)
+    """Copy stdin to `path` (in the output directory, which a failure names)."""
+    try:
+        with open(path, "wb") as f:
+            shutil.copyfileobj(stream, f, 1 << 20)
+    except OSError as err:
+        problem = f"cannot save stdin there: {err.strerror or err}"
+        raise OSError(err.errno, problem, str(path.parent)) from err

@@ -70,7 +70,8 @@ def list_inputs(
 
     Hidden files and the `exclude` directory (the output directory) are skipped. Stdin
     must have been saved to `stdin_path` first. Raises FileNotFoundError for a missing
-    input and ValueError when two inputs would write the same output names.
+    input, ValueError for a directory without files to annotate and when two inputs
+    would write the same output names.
     """
     files: List[InputFile] = []
     for item in inputs:
@@ -83,7 +84,13 @@ def list_inputs(
         path = Path(os.path.abspath(item))  # absolute: workers may run elsewhere
         if path.is_dir():
             root_name = path.name or "root"
-            for file in _walk(path, exclude):
+            found = _walk(path, exclude)
+            if not found:
+                raise ValueError(
+                    f"{item}: no files to annotate in this directory (hidden files and the "
+                    "--output directory are skipped)"
+                )
+            for file in found:
                 relative = file.relative_to(path)
                 stem = (Path(root_name) / relative).as_posix()
                 source = str(Path(item) / relative)

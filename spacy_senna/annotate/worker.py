@@ -75,11 +75,21 @@ class ShardWorker:
     def run(self, shard: Shard, output_dir: str) -> ShardResult:
         try:
             result = annotate_shard(self.nlp, shard, Path(output_dir), self.settings)
+        except OSError as err:
+            result = ShardResult(shard.name, shard.source, error=_os_error(err))
         except Exception as err:
             message = "".join(traceback.format_exception_only(type(err), err)).strip()
             result = ShardResult(shard.name, shard.source, error=f"worker error: {message}")
         result.peak_rss_mib = peak_rss_mib()
         return result
+
+
+def _os_error(err: OSError) -> str:
+    """`FILE: problem` for an error naming its file (a full disk names the output)."""
+    if err.filename is None:
+        return f"worker error: {err}"
+    problem = err.strerror or str(err)
+    return f"{os.fsdecode(err.filename)}: {problem[:1].lower()}{problem[1:]}"
 
 
 def load_for_annotation(pipeline: str, settings: AnnotateSettings, gpu_id: int) -> Language:

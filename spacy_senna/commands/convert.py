@@ -11,7 +11,7 @@ from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
 from ..converters import CONVERTERS, DOCUMENT_KEY
-from ..files import make_directory, require_file
+from ..files import check_directory, require_file
 from .docbins import write_doc_bin
 
 FORMAT_SUFFIXES = (".txt", ".tsv", ".conll", ".conllu", ".iob", ".iob1", ".iob2")
@@ -80,7 +80,7 @@ def convert(
     if documents and n_sents != 1:
         raise ValueError("Use either --documents or --n-sents, not both.")
     require_file(input_path)
-    output_path = make_directory(output_dir) / output_name(input_path)
+    output_path = check_directory(output_dir) / output_name(input_path)
     doc_bin = DocBin(store_user_data=True)
     docs = CONVERTERS[converter](input_path, Vocab())
     grouped = merge_documents(docs, input_path) if documents else merge_sentences(docs, n_sents)

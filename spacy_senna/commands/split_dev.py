@@ -12,7 +12,7 @@ from pathlib import Path
 from spacy.tokens import DocBin
 from spacy.vocab import Vocab
 
-from ..files import atomic_output, make_directory
+from ..files import atomic_output, check_directory
 from .docbins import read_docs
 
 
@@ -25,7 +25,7 @@ def split_dev(corpus: Path, output_dir: Path, fraction: float = 0.1) -> None:
     n_dev = max(1, round(len(docs) * fraction))
     if n_dev >= len(docs):
         raise ValueError(f"{corpus}: too few documents ({len(docs)}) to split")
-    make_directory(output_dir)
+    check_directory(output_dir)
     parts = {"train": docs[:-n_dev], "dev": docs[-n_dev:]}
     with ExitStack() as outputs:  # both files are renamed into place only if both are written
         for name, part in parts.items():

@@ -7,10 +7,7 @@ positions at or past a sequence's length are padding and never change any result
 A length-0 sequence is valid and has exactly one (empty) path: its NLL is 0, its decoded
 path is all -1, its marginals are all 0 and its k-best scores are 0 (first) then -inf.
 
-Speed: the partition function uses a scaled forward recursion in probability space
-(one (B, C) x (C, C) matmul per step, no per-step exp/log) with a hand-written
-forward-backward gradient, and falls back to an exact log-space recursion in the rare
-batches where scaling underflows (e.g. hard constraints combined with huge emissions).
+The partition function is in `crf_partition`, decoding in `crf_viterbi`.
 """
 
 from typing import Optional, Tuple
@@ -18,143 +15,16 @@ from typing import Optional, Tuple
 import torch
 from torch import Tensor, nn
 
-from .sparse_transitions import SparseTransitions
+from .crf_partition import (
+    NEG_INF,
+    lengths_mask,
+    log_partition,
+    log_partition_logspace,
+    scaled_forward_backward,
+)
+from .crf_viterbi import kbest_viterbi, viterbi
 
-NEG_INF = float("-inf")
-
-
-def lengths_mask(lengths: Tensor, max_len: int) -> Tensor:
-    """(B, T) bool mask, True on real positions."""
-    return torch.arange(max_len, device=lengths.device)[None, :] < lengths[:, None]
-
-
-class _ScaledForward(torch.autograd.Function):
-    """log Z of a chain with scores already folded into emissions (start/end included)."""
-
-    @staticmethod
-    def forward(ctx, emissions: Tensor, transitions: Tensor, lengths: Tensor) -> Tensor:
-        B, T, C = emissions.shape
-        mask = lengths_mask(lengths, T)
-        em_max = emissions.amax(dim=2, keepdim=True).clamp_min(torch.finfo(emissions.dtype).min)
-        ex = torch.exp(emissions - em_max)  # (B, T, C), max entry 1 per position
-        tr_max = transitions.max().clamp_min(torch.finfo(transitions.dtype).min)
-        ex_tr = torch.exp(transitions - tr_max)
-        alpha = torch.empty_like(ex)
-        scale = torch.ones(B, T, dtype=ex.dtype, device=ex.device)
-        a = ex[:, 0]
-        s = a.sum(1, keepdim=True)
-        a = a / s
-        alpha[:, 0] = a
-        scale[:, 0] = s.squeeze(1)
-        for t in range(1, T):
-            q = (a @ ex_tr) * ex[:, t]
-            s = q.sum(1, keepdim=True)
-            live = mask[:, t : t + 1]
-            a = torch.where(live, q / s, a)
-            alpha[:, t] = a
-            scale[:, t] = torch.where(live, s, torch.ones_like(s)).squeeze(1)
-        n_steps = (lengths - 1).clamp_min(0).to(ex.dtype)
-        log_z = (
-            torch.log(scale).masked_fill(~mask, 0.0).sum(1)
-            + (em_max.squeeze(2) * mask).sum(1)
-            + n_steps * tr_max
-        )
-        log_z = log_z.masked_fill(lengths == 0, 0.0)
-        ctx.save_for_backward(alpha, scale, ex, ex_tr, lengths)
-        return log_z
-
-    @staticmethod
-    def backward(ctx, grad_log_z: Tensor):
-        alpha, scale, ex, ex_tr, lengths = ctx.saved_tensors
-        B, T, C = alpha.shape
-        mask = lengths_mask(lengths, T)
-        beta = torch.empty_like(alpha)
-        ones = torch.ones(B, C, dtype=alpha.dtype, device=alpha.device)
-        b = ones
-        beta[:, T - 1] = b
-        for t in range(T - 2, -1, -1):
-            v = ex[:, t + 1] * beta[:, t + 1] / scale[:, t + 1 : t + 2]
-            b = torch.where(mask[:, t + 1 : t + 2], v @ ex_tr.T, ones)
-            beta[:, t] = b
-        gamma = alpha * beta * mask[:, :, None]
-        weight = grad_log_z[:, None, None]
-        grad_emissions = gamma * weight
-        grad_transitions = None
-        if ctx.needs_input_grad[1] and T > 1:
-            nxt = ex[:, 1:] * beta[:, 1:] / scale[:, 1:, None] * (mask[:, 1:, None] * weight)
-            pair = alpha[:, :-1].reshape(-1, C).T @ nxt.reshape(-1, C)
-            grad_transitions = ex_tr * pair
-        elif ctx.needs_input_grad[1]:
-            grad_transitions = torch.zeros_like(ex_tr)
-        return grad_emissions, grad_transitions, None
-
-
-def _log_partition_logspace(emissions: Tensor, transitions: Tensor, lengths: Tensor) -> Tensor:
-    """Exact log-space forward algorithm (autograd); the fallback of the scaled recursion."""
-    B, T, C = emissions.shape
-    mask = lengths_mask(lengths, T)
-    alpha = emissions[:, 0]
-    for t in range(1, T):
-        nxt = torch.logsumexp(alpha[:, :, None] + transitions[None], dim=1) + emissions[:, t]
-        alpha = torch.where(mask[:, t : t + 1], nxt, alpha)
-    log_z = torch.logsumexp(alpha, dim=1)
-    return torch.where(lengths == 0, torch.zeros_like(log_z), log_z)
-
-
-def log_partition(emissions: Tensor, transitions: Tensor, lengths: Tensor) -> Tensor:
-    """(B,) log of the summed exp-scores of all paths; start/end must be in `emissions`."""
-    if emissions.shape[1] == 0:
-        return emissions.new_zeros(emissions.shape[0])
-    log_z = _ScaledForward.apply(emissions, transitions, lengths)
-    if not bool(torch.isfinite(log_z).all()):
-        log_z = _log_partition_logspace(emissions, transitions, lengths)
-    return log_z
-
-
-def _scaled_forward_backward(
-    folded: Tensor, transitions: Tensor, lengths: Tensor
-) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-    """Scaled forward-backward of a folded chain, without gradients.
-
-    Returns a (B, T, C), b (B, T, C), the per-position log scale (B, T) and the
-    per-position emission max (B, T), such that with a tag sequence fixed on [s, e):
-    log P = log a[s, y_s] + sum_{s<i<e} (trans[y_{i-1}, y_i] - max trans + folded[i, y_i]
-    - max[i] - log scale[i]) + log b[e - 1, y_{e-1}] (see `CRF.span_log_probs`).
-    Rows run longest first and each step touches only the rows still running (a packed
-    sequence), so the work is proportional to the real tokens; a and b are 1 and the
-    scale 1 past a row's end.
-    """
-    B, T, C = folded.shape
-    order = torch.argsort(lengths, descending=True)
-    running = (lengths[order][None, :] > torch.arange(T, device=lengths.device)[:, None]).sum(1)
-    running = running.tolist()  # running[t]: rows with a token at position t
-    em_max = folded.amax(dim=2, keepdim=True).clamp_min(torch.finfo(folded.dtype).min)
-    ex = torch.exp(folded[order] - em_max[order])
-    ex_tr = torch.exp(transitions - transitions.max().clamp_min(torch.finfo(folded.dtype).min))
-    alpha = torch.ones_like(ex)
-    beta = torch.ones_like(ex)
-    scale = torch.ones(B, T, dtype=ex.dtype, device=ex.device)
-    n = running[0] if T else 0
-    a = ex[:n, 0]
-    s = a.sum(1, keepdim=True)
-    alpha[:n, 0] = a = a / s
-    scale[:n, 0] = s.squeeze(1)
-    for t in range(1, T):
-        n = running[t]
-        if n == 0:
-            break
-        q = (a[:n] @ ex_tr) * ex[:n, t]
-        s = q.sum(1, keepdim=True)
-        alpha[:n, t] = a = q / s
-        scale[:n, t] = s.squeeze(1)
-    for t in range(T - 2, -1, -1):
-        n = running[t + 1]  # rows that go on past t
-        if n:
-            v = ex[:n, t + 1] * beta[:n, t + 1] / scale[:n, t + 1 : t + 2]
-            beta[:n, t] = v @ ex_tr.T
-    unsorted = torch.empty_like(order)
-    unsorted[order] = torch.arange(B, device=order.device)
-    return alpha[unsorted], beta[unsorted], torch.log(scale[unsorted]), em_max.squeeze(2)
+__all__ = ["CRF", "NEG_INF", "lengths_mask", "log_partition"]
 
 
 class CRF(nn.Module):
@@ -350,7 +220,7 @@ class CRF(nn.Module):
         with torch.no_grad():
             folded, transitions = self._folded(emissions.double(), lengths, True)
             transitions = transitions.double()
-            alpha, beta, log_scale, em_max = _scaled_forward_backward(folded, transitions, lengths)
+            alpha, beta, log_scale, em_max = scaled_forward_backward(folded, transitions, lengths)
             if not bool(torch.isfinite(log_scale).all()):
                 return self._clamped_span_log_probs(
                     folded, transitions, lengths, rows, starts, ends, first, inside, last
@@ -396,10 +266,10 @@ class CRF(nn.Module):
         tags = torch.where(positions == ends[:, None] - 1, last[:, None], tags)
         tags = torch.where(positions == starts[:, None], first[:, None], tags)
         sub = folded[rows]
-        clamped = _log_partition_logspace(
+        clamped = log_partition_logspace(
             self._clamp(sub, tags, lengths[rows]), transitions, lengths[rows]
         )
-        log_z = _log_partition_logspace(folded, transitions, lengths)
+        log_z = log_partition_logspace(folded, transitions, lengths)
         return clamped - log_z[rows]
 
     def decode(self, emissions: Tensor, lengths: Tensor, *, constrained: bool = True) -> Tensor:
@@ -421,92 +291,5 @@ class CRF(nn.Module):
         with torch.no_grad():
             folded, transitions = self._folded(emissions, lengths, constrained)
             if k == 1:
-                return _viterbi(folded, transitions, lengths)
-            return _kbest_viterbi(folded, transitions, lengths, k)
-
-
-def _viterbi(emissions: Tensor, transitions: Tensor, lengths: Tensor) -> Tuple[Tensor, Tensor]:
-    """1-best Viterbi with a vectorized backtrace (loop over time only).
-
-    Sequences are sorted longest first, so step t only touches the prefix of the batch
-    still running (a packed sequence): work is proportional to the real tokens, not
-    batch x longest. The forward pass keeps only max values (a max-with-indices over
-    (B, C, C) is several times slower); the backtrace recovers each argmax from the
-    stored (B, C) deltas.
-    """
-    B, T, C = emissions.shape
-    paths = torch.full((B, 1, T), -1, dtype=torch.long, device=emissions.device)
-    if T == 0:
-        return paths, emissions.new_zeros(B, 1)
-    order = torch.argsort(lengths, descending=True)
-    sorted_lengths = lengths[order]
-    active = (sorted_lengths[None, :] > torch.arange(T, device=lengths.device)[:, None]).sum(1)
-    active = active.tolist()  # active[t]: sequences with a token at position t
-    deltas = emissions[order]
-    # (B, next, prev) layout: the max runs over the contiguous last dimension
-    trans_t = transitions.T.contiguous()
-    plan = SparseTransitions.plan(transitions, torch.isfinite(transitions))
-    for t in range(1, T):
-        n = active[t]
-        if n == 0:
-            break
-        if plan is not None:
-            deltas[:n, t] += plan.max_plus(deltas[:n, t - 1])
-        else:
-            deltas[:n, t] += (deltas[:n, t - 1, None, :] + trans_t).amax(dim=2)
-    last = (sorted_lengths - 1).clamp_min(0)
-    score, best_last = deltas[torch.arange(B, device=deltas.device), last].max(dim=1)
-    tags = torch.empty(B, T, dtype=torch.long, device=emissions.device)
-    tag = best_last.clone()
-    tags[:, T - 1] = tag
-    for t in range(T - 2, -1, -1):
-        n = active[t + 1]  # sequences that continue past t: follow their backpointer
-        if n:
-            tag[:n] = (deltas[:n, t] + trans_t[tag[:n]]).argmax(dim=1)
-        tags[:, t] = tag
-    unsorted = torch.empty_like(tags)
-    unsorted[order] = tags
-    paths[:, 0] = unsorted.masked_fill(~lengths_mask(lengths, T), -1)
-    out_score = torch.empty_like(score)
-    out_score[order] = score
-    out_score = torch.where(lengths == 0, torch.zeros_like(out_score), out_score)
-    return paths, out_score[:, None]
-
-
-def _kbest_viterbi(
-    emissions: Tensor, transitions: Tensor, lengths: Tensor, k: int
-) -> Tuple[Tensor, Tensor]:
-    """k-best list Viterbi: keep the top k partial paths per (position, tag)."""
-    B, T, C = emissions.shape
-    device = emissions.device
-    paths = torch.full((B, k, T), -1, dtype=torch.long, device=device)
-    if T == 0:
-        scores = emissions.new_full((B, k), NEG_INF)
-        scores[:, 0] = 0.0
-        return paths, scores
-    mask = lengths_mask(lengths, T)
-    delta = emissions.new_full((B, C, k), NEG_INF)
-    delta[:, :, 0] = emissions[:, 0]
-    # backpointers into the flattened (previous tag, previous rank) grid
-    backptr = torch.zeros(B, T, k, C, dtype=torch.long, device=device)
-    for t in range(1, T):
-        cand = delta[:, :, :, None] + transitions[None, :, None, :]  # (B, C, k, C)
-        best, idx = cand.reshape(B, C * k, C).topk(k, dim=1)  # (B, k, C)
-        backptr[:, t] = idx
-        new = best.transpose(1, 2) + emissions[:, t, :, None]  # (B, C, k)
-        delta = torch.where(mask[:, t, None, None], new, delta)
-    scores, flat = delta.reshape(B, C * k).topk(k, dim=1)  # (B, k)
-    tag, rank = flat // k, flat % k
-    last = lengths - 1
-    for t in range(T - 1, -1, -1):
-        if t < T - 1:
-            ptr = backptr[:, t + 1].reshape(B, k * C).gather(1, rank * C + tag)
-            moving = (t < last)[:, None]
-            tag = torch.where(moving, ptr // k, tag)
-            rank = torch.where(moving, ptr % k, rank)
-        paths[:, :, t] = torch.where(mask[:, t, None], tag, torch.full_like(tag, -1))
-    empty = lengths == 0
-    scores = torch.where(empty[:, None], torch.full_like(scores, NEG_INF), scores)
-    scores[:, 0] = torch.where(empty, torch.zeros_like(scores[:, 0]), scores[:, 0])
-    paths = paths.masked_fill(torch.isinf(scores)[:, :, None] & (scores < 0)[:, :, None], -1)
-    return paths, scores
+                return viterbi(folded, transitions, lengths)
+            return kbest_viterbi(folded, transitions, lengths, k)

@@ -8,6 +8,7 @@ same, unchanged input files.
 from __future__ import annotations
 
 import errno
+import io
 from pathlib import Path
 
 import torch
@@ -37,15 +38,18 @@ def checkpoint_path(output_dir: Path) -> Path:
 
 def save_checkpoint(path: Path, config: PretrainConfig, inputs: list[dict], training: dict) -> None:
     """Write a checkpoint atomically; `training` is the trainer's resumable state."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "version": CHECKPOINT_VERSION,
         "settings": config.settings(),
         "inputs": inputs,
         **training,
     }
+    # serialised in memory first: torch reports a failed write (a full disk) as a
+    # RuntimeError without the file's name, a plain write as the OSError it is
+    buffer = io.BytesIO()
+    torch.save(payload, buffer)
     with atomic_output(path) as tmp:
-        torch.save(payload, tmp)
+        tmp.write_bytes(buffer.getbuffer())
 
 
 def load_checkpoint(path: Path, config: PretrainConfig, inputs: list[dict]) -> dict:

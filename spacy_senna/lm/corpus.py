@@ -10,7 +10,7 @@ into two flat files on disk, read back through `numpy.memmap`:
 * every line is followed by `window // 2` PADDING tokens (and the stream starts with
   them), so a window centred on any real token sees PADDING beyond its line's edges;
 * lines longer than `max_line_tokens` tokens are split into segments, each padded like
-  a line, and physical lines are read at most `_CHUNK_CHARS` characters at a time, so
+  a line, and physical lines are read at most 1M characters at a time (`raw_text`), so
   a single 100k-character (or 1 GB) line cannot blow memory;
 * the first lines, up to `validation_words` tokens, are held out for validation.
 
@@ -19,150 +19,56 @@ encoded stream, and the dictionary is the `vocab_size` most frequent types (ties
 alphabetically). The type table is exact up to `max_types` distinct words (10M by
 default, far above the 330k of the 24M-word Wikipedia sample); later unseen types share
 one overflow id that maps to UNKNOWN, which keeps memory bounded on any corpus.
+
+Reading the raw text is in `raw_text`, identifying the input files in `fingerprints`,
+the order of the training windows in `sampler`; this module writes and reads the
+encoded corpus.
 """
 
 from __future__ import annotations
 
-import codecs
-import hashlib
 import json
-import sys
 from array import array
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy
 
-from ..features import CAPS_VALUES, caps_value, normalize_word
-from ..files import atomic_output, require_file
+from ..features import CAPS_VALUES, caps_value
+from ..files import atomic_output
 from ..lexicon import PADDING, SPECIALS, UNKNOWN, Lexicon
-from ..text_input import TextLines, open_text
+from .fingerprints import fingerprint, same_inputs
+from .raw_text import iter_segments, make_tokenizer, open_corpus_text, warn
+from .sampler import WindowSampler
+
+__all__ = [
+    "CAPS_LEXICON",
+    "N_CAPS",
+    "CorpusSettings",
+    "EncodedCorpus",
+    "WindowSampler",
+    "encode_corpus",
+    "load_or_encode",
+    "fingerprint",
+    "same_inputs",
+    "iter_segments",
+    "make_tokenizer",
+    "open_corpus_text",
+    "warn",
+]
 
 CAPS_LEXICON = Lexicon.from_words(CAPS_VALUES)
 N_CAPS = len(CAPS_LEXICON)
 _CAPS_IDS = {value: CAPS_LEXICON.get(value) for value in CAPS_VALUES}
 _NOCAPS = _CAPS_IDS["nocaps"]
 _OVERFLOW_TYPE = UNKNOWN
-_CHUNK_CHARS = 1 << 20
-_SNIFF_BYTES = 1 << 16
 FORMAT_VERSION = 1
-
-
-def warn(message: str) -> None:
-    """A warning on stderr, in the style of spaCy's CLI."""
-    print(f"⚠ {message}", file=sys.stderr)
-
-
-@contextmanager
-def open_corpus_text(path: Path) -> Iterator[TextLines]:
-    """Open a UTF-8 text file (gzipped or not), rejecting binary files up front.
-
-    Undecodable bytes beyond the sniffed head read as U+FFFD. A missing file or a
-    directory raises FileNotFoundError or IsADirectoryError naming the path.
-    """
-    path = require_file(path)
-    with open_text(path, errors="replace") as text:
-        head = text.peek(_SNIFF_BYTES)
-        try:
-            codecs.getincrementaldecoder("utf8")().decode(head, final=False)
-            is_text = b"\x00" not in head
-        except UnicodeDecodeError:
-            is_text = False
-        if not is_text:
-            raise ValueError(
-                f"{path}: does not look like UTF-8 text (binary data in its first "
-                f"{len(head)} bytes): expected a plain or gzipped text file"
-            )
-        yield text
-
-
-def make_tokenizer(name: str) -> Callable[[str], list[str]]:
-    """Split a line into tokens: "whitespace", or "spacy" (spaCy's English rules)."""
-    if name == "whitespace":
-        return str.split
-    if name == "spacy":
-        import spacy
-
-        tokenizer = spacy.blank("en").tokenizer
-        return lambda text: [t.text for t in tokenizer(text) if not t.is_space]
-    raise ValueError(f"Unknown tokenizer '{name}': use 'whitespace' or 'spacy'.")
-
-
-def iter_segments(
-    path: Path, max_line_tokens: int, tokenize: Callable[[str], list[str]] = str.split
-) -> Iterator[tuple[list[str], list[str]]]:
-    """(raw tokens, normalised tokens) per line segment of at most `max_line_tokens`."""
-    with open_corpus_text(path) as handle:
-        carry = ""
-        while True:
-            piece = handle.readline(_CHUNK_CHARS)
-            if len(piece) < _CHUNK_CHARS or piece.endswith("\n"):
-                text, carry = carry + piece, ""
-            else:
-                # a very long line: keep its last (maybe partial) token for later
-                text = carry + piece
-                cut = max(text.rfind(" "), text.rfind("\t"))
-                if cut > 0:
-                    text, carry = text[:cut], text[cut:]
-                else:
-                    # no whitespace at all: a run this long is no word, drop it
-                    text, carry = "", ("" if len(text) > _CHUNK_CHARS else text)
-            raw = tokenize(text)
-            if raw:
-                norm = normalize_word(" ".join(raw)).split(" ")
-                if len(norm) != len(raw):
-                    norm = [normalize_word(token) for token in raw]
-                for start in range(0, len(raw), max_line_tokens):
-                    end = start + max_line_tokens
-                    yield raw[start:end], norm[start:end]
-            if not piece:
-                break
 
 
 def _caps_ids(tokens: Sequence[str]) -> list[int]:
     return [_NOCAPS if t.islower() else _CAPS_IDS[caps_value(t)] for t in tokens]
-
-
-def fingerprint(paths: Sequence[Path]) -> list[dict]:
-    """Identify input files by resolved path, size and a hash of their first and last bytes.
-
-    The modification time is kept too, but only to compare with fingerprints written
-    before the hash existed: a copied or re-mounted file with the same bytes still matches.
-    """
-    out = []
-    for path in paths:
-        path = require_file(path)
-        stat = path.stat()
-        out.append(
-            {
-                "path": str(path.resolve()),
-                "size": stat.st_size,
-                "sample": _edge_hash(path, stat.st_size),
-                "mtime": stat.st_mtime,
-            }
-        )
-    return out
-
-
-def same_inputs(saved: Sequence[dict], current: Sequence[dict]) -> bool:
-    """Whether fingerprints `saved` earlier describe the files of `current`."""
-    if len(saved) != len(current):
-        return False
-    for old, new in zip(saved, current):
-        content = "sample" if "sample" in old else "mtime"
-        if any(old.get(key) != new[key] for key in ("path", "size", content)):
-            return False
-    return True
-
-
-def _edge_hash(path: Path, size: int, edge: int = 1 << 16) -> str:
-    with path.open("rb") as handle:
-        digest = hashlib.sha256(handle.read(edge))
-        handle.seek(max(size - edge, 0))
-        digest.update(handle.read(edge))
-    return digest.hexdigest()
 
 
 @dataclass
@@ -270,100 +176,6 @@ class EncodedCorpus:
         return numpy.flatnonzero(numpy.asarray(self.valid_words) != PADDING)
 
 
-class WindowSampler:
-    """Shuffled, resumable pass over all training windows, in bounded memory.
-
-    Each epoch cuts the stream into pieces of `piece_tokens` positions, shuffles them and
-    visits them `pieces_per_block` at a time, the positions of a block in random order:
-    every real token is the centre of exactly one window per epoch, and every batch mixes
-    text from all over the corpus. (Whole 1M-token chunks in turn, the layout before,
-    fed ~1,000 batches of one file's text in a row: a chunk of Reuters tables moved the
-    model away from everything else and the held-out loss jumped ten-fold.) The orders
-    come from (seed, epoch, block), so the state is a few integers.
-    """
-
-    def __init__(
-        self,
-        corpus: EncodedCorpus,
-        batch_size: int,
-        seed: int,
-        piece_tokens: int = 1 << 14,
-        pieces_per_block: int = 64,
-    ) -> None:
-        self.corpus = corpus
-        self.batch_size = batch_size
-        self.seed = seed
-        self._set_layout(piece_tokens, pieces_per_block)
-        self.epoch = 0
-        self.block = 0
-        self.offset = 0
-        self.consumed_in_epoch = 0
-        self._order: numpy.ndarray | None = None
-        self._positions: numpy.ndarray | None = None
-
-    def _set_layout(self, piece_tokens: int, pieces_per_block: int) -> None:
-        self.piece_tokens = piece_tokens
-        self.pieces_per_block = pieces_per_block
-        self.n_pieces = max(1, -(-len(self.corpus.words) // piece_tokens))
-        self.n_blocks = -(-self.n_pieces // pieces_per_block)
-
-    def state(self) -> dict[str, int]:
-        return {
-            "epoch": self.epoch,
-            "chunk": self.block,
-            "offset": self.offset,
-            "consumed_in_epoch": self.consumed_in_epoch,
-            "piece_tokens": self.piece_tokens,
-            "pieces_per_block": self.pieces_per_block,
-        }
-
-    def load_state(self, state: dict[str, int]) -> None:
-        # a checkpoint without a layout was written by the one-chunk-at-a-time sampler
-        self._set_layout(
-            int(state.get("piece_tokens", 1 << 20)), int(state.get("pieces_per_block", 1))
-        )
-        self.epoch = int(state["epoch"])
-        self.block = int(state["chunk"])
-        self.offset = int(state["offset"])
-        self.consumed_in_epoch = int(state["consumed_in_epoch"])
-        self._order = None
-        self._positions = None
-
-    def _block_positions(self) -> numpy.ndarray:
-        if self._order is None:
-            rng = numpy.random.default_rng([self.seed, self.epoch])
-            self._order = rng.permutation(self.n_pieces)
-        first = self.block * self.pieces_per_block
-        pieces = self._order[first : first + self.pieces_per_block]
-        size = self.piece_tokens
-        n_words = len(self.corpus.words)
-        positions = numpy.concatenate(
-            [numpy.arange(p * size, min((p + 1) * size, n_words)) for p in pieces.tolist()]
-        )
-        rng = numpy.random.default_rng([self.seed, self.epoch, int(pieces[0])])
-        positions = positions[rng.permutation(len(positions))]
-        return positions[numpy.asarray(self.corpus.words[positions]) != PADDING]
-
-    def next_batch(self) -> numpy.ndarray:
-        """Centre positions of the next batch (at most `batch_size`; never empty)."""
-        while True:
-            if self._positions is None:
-                self._positions = self._block_positions()
-            batch = self._positions[self.offset : self.offset + self.batch_size]
-            if len(batch):
-                self.offset += len(batch)
-                self.consumed_in_epoch += len(batch)
-                return batch
-            self._positions = None
-            self.offset = 0
-            self.block += 1
-            if self.block >= self.n_blocks:
-                self.block = 0
-                self.epoch += 1
-                self.consumed_in_epoch = 0
-                self._order = None
-
-
 def encode_corpus(paths: Sequence[Path], directory: Path, settings: CorpusSettings) -> None:
     """Encode `paths` into `directory` (written to a temporary sibling, then renamed)."""
     with atomic_output(directory, directory=True) as tmp:
@@ -382,11 +194,11 @@ def _encode_into(paths: Sequence[Path], tmp: Path, settings: CorpusSettings) -> 
     tokenize = make_tokenizer(settings.tokenizer)
     n_valid = n_train = n_segments = 0
     overflowed = False
-    files = {
-        name: (tmp / name).open("wb")
-        for name in ("train.words", "train.caps", "valid.words", "valid.caps")
-    }
-    try:
+    with ExitStack() as opened:  # every file is closed, even when closing one fails
+        files = {
+            name: opened.enter_context((tmp / name).open("wb"))
+            for name in ("train.words", "train.caps", "valid.words", "valid.caps")
+        }
         for name in ("train", "valid"):
             pads.tofile(files[f"{name}.words"])
             files[f"{name}.caps"].write(pad_caps)
@@ -410,9 +222,6 @@ def _encode_into(paths: Sequence[Path], tmp: Path, settings: CorpusSettings) -> 
                 n_segments += 1
             if n_train + n_valid == before:
                 warn(f"{path}: contains no words.")
-    finally:
-        for handle in files.values():
-            handle.close()
     if n_train == 0:
         what = "no words" if n_valid == 0 else f"only {n_valid} words, all held out"
         raise ValueError(

@@ -21,7 +21,7 @@ from spacy.language import Language
 from spacy.vectors import Vectors
 from thinc.api import ConfigValidationError
 
-from ..files import atomic_output, make_directory
+from ..files import atomic_output, check_directory
 
 
 def write_vectors(
@@ -63,17 +63,9 @@ def write_vectors(
 
 def check_output_dir(output_dir: Path) -> None:
     """Fail early, with the error `atomic_output` would raise at the end, when
-    `output_dir` cannot become a directory (it is a file, or a parent is); its parent
-    is created."""
-    output_dir = Path(output_dir)
-    if output_dir.exists() and not output_dir.is_dir():
-        raise NotADirectoryError(errno.ENOTDIR, "exists and is not a directory", str(output_dir))
-    try:
-        make_directory(output_dir.parent)
-    except NotADirectoryError:
-        blocker = next(p for p in output_dir.parents if p.exists() and not p.is_dir())
-        problem = f"cannot create it: {blocker} is not a directory"
-        raise NotADirectoryError(errno.ENOTDIR, problem, str(output_dir)) from None
+    `output_dir` cannot become a directory (it is a file, or a parent is); nothing is
+    created before there is something to write."""
+    check_directory(output_dir)
 
 
 def read_vectors(path: Path) -> tuple[list[str], numpy.ndarray]:

@@ -14,7 +14,7 @@ from spacy.vocab import Vocab
 from thinc.api import Model
 
 from ..tags import Chunk, chunks_to_biluo
-from .sequence_labeler import default_model_config
+from .defaults import default_model_config
 from .spans import DocSpanLabeler, non_overlapping
 
 DEFAULT_CHUNKER_MODEL = default_model_config(

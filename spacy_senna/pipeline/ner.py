@@ -11,7 +11,7 @@ from spacy.vocab import Vocab
 from thinc.api import Model
 
 from ..tags import Chunk
-from .sequence_labeler import default_model_config
+from .defaults import default_model_config
 from .spans import DocSpanLabeler
 
 DEFAULT_NER_MODEL = default_model_config("")

@@ -10,75 +10,43 @@ A *row* is one sequence the network scores: a sentence (window network) or a
   prediction (`doc_prediction`), and how a prediction is written (`set_annotations`),
 
 plus its tag inventory (`tag_names`). Featurizing, the network, the CRF loss, decoding,
-initialization, warnings, error handling and serialization live here once.
+initialization, warnings, error handling and serialization live here once; the default
+model config is in `defaults`, rows in `rows`.
 """
 
 import warnings
 from abc import abstractmethod
 from functools import partial
 from itertools import islice
-from typing import (
-    Any,
-    Callable,
-    Dict,
-    Iterable,
-    Iterator,
-    List,
-    NamedTuple,
-    Optional,
-    Sequence,
-    Set,
-    Tuple,
-)
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import numpy
 import torch
-from spacy.attrs import ORTH
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.util import minibatch
 from spacy.vocab import Vocab
-from thinc.api import Config, Model, Optimizer, set_dropout_rate
+from thinc.api import Model, Optimizer, set_dropout_rate
 
 from ..annotations import TOKEN_ANNOTATIONS
 from ..models import Sequences, get_net, sequence_bounds
 from ..threads import torch_threads
+from .defaults import WORD_CAPS_FEATURES, default_model_config
+from .rows import Row, rows_per_doc, same_tokens
 from .whitespace import example_words_only, words_only
 
-# SENNA's two base features (Table 5), the [model.features] of every default model
-WORD_CAPS_FEATURES = """
-[model.features]
-
-[model.features.word]
-@misc = "spacy-senna.WordFeature.v1"
-width = 50
-max_size = 100000
-min_freq = 2
-
-[model.features.caps]
-@misc = "spacy-senna.CapsFeature.v1"
-width = 5
-"""
-
-
-def default_model_config(extra_features: str) -> Config:
-    """A component's default model: SENNA's window network (Table 5) over word + caps
-    (+ `extra_features`, config sections under [model.features])."""
-    return Config().from_str(
-        f"""
-[model]
-@architectures = "spacy-senna.WindowTagger.v1"
-window_size = 5
-hidden_width = 300
-criterion = "sll"
-constrain_training = false
-{WORD_CAPS_FEATURES}
-{extra_features}
-"""
-    )["model"]
-
+__all__ = [
+    "MAX_PREDICT_FLOATS",
+    "WORD_CAPS_FEATURES",
+    "Row",
+    "SennaWarning",
+    "SequenceLabeler",
+    "default_model_config",
+    "rows_per_doc",
+    "same_tokens",
+]
 
 #: working floats one model call may hold while predicting, about rows x (longest row x
 #: per-token width + tags^2); a batch of docs is cut into model calls below it, so a long
@@ -91,29 +59,6 @@ class SennaWarning(UserWarning):
 
 
 warnings.filterwarnings("always", category=SennaWarning)
-
-
-class Row(NamedTuple):
-    """One scored sequence: tokens [start, end) of its doc, and its predicate (SRL)."""
-
-    start: int
-    end: int
-    predicate: Optional[int] = None
-
-
-def rows_per_doc(scores: Sequences) -> List[List[Row]]:
-    """The rows of a batch's scores, grouped by doc (in row order)."""
-    predicates = scores.predicates or [[None] * len(bounds) for bounds in scores.bounds]
-    return [
-        [Row(start, end, p) for (start, end), p in zip(bounds, doc_predicates)]
-        for bounds, doc_predicates in zip(scores.bounds, predicates)
-    ]
-
-
-def same_tokens(example: Example) -> bool:
-    """True when predicted and reference docs have identical tokens (no alignment needed)."""
-    x, y = example.x, example.y
-    return len(x) == len(y) and numpy.array_equal(x.to_array(ORTH), y.to_array(ORTH))
 
 
 class SequenceLabeler(TrainablePipe):

@@ -23,7 +23,8 @@ from thinc.api import Model
 from ..layers.crf import CRF
 from ..models import Sequences, get_net
 from ..tags import Chunk, allowed_transitions, biluo_labels, biluo_to_chunks
-from .sequence_labeler import Row, SennaWarning, SequenceLabeler
+from .rows import Row
+from .sequence_labeler import SennaWarning, SequenceLabeler
 from .whitespace import to_doc_chunks
 
 #: the analyses of one row, best first: (chunks relative to the row, their probabilities)

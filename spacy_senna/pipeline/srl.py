@@ -22,7 +22,9 @@ from thinc.api import Config, Model
 from ..frames import frame_key, frame_keys
 from ..models import sequence_bounds
 from ..tags import Chunk, chunks_to_biluo
-from .sequence_labeler import MAX_PREDICT_FLOATS, WORD_CAPS_FEATURES, Row, same_tokens
+from .defaults import WORD_CAPS_FEATURES
+from .rows import Row, same_tokens
+from .sequence_labeler import MAX_PREDICT_FLOATS
 from .spans import Ranked, SpanLabeler, non_overlapping
 from .whitespace import to_doc_chunks, to_doc_index
 

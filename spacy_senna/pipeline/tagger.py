@@ -10,7 +10,9 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 from thinc.api import Model
 
-from .sequence_labeler import Row, SequenceLabeler, default_model_config, same_tokens
+from .defaults import default_model_config
+from .rows import Row, same_tokens
+from .sequence_labeler import SequenceLabeler
 from .whitespace import SPACE_TAG
 
 DEFAULT_TAGGER_MODEL = default_model_config(

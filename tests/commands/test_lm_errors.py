@@ -127,11 +127,13 @@ def checkpoint(tmp_path, text):
     return tmp_path / "out.checkpoints" / "checkpoint.pt"
 
 
-def test_input_without_words(capsys, tmp_path, fail_line):
+@pytest.mark.parametrize("content", ["", "\n  \n"])
+def test_input_without_words(capsys, tmp_path, fail_line, content):
     empty = tmp_path / "empty.txt"
-    empty.write_text("\n  \n", encoding="utf8")
-    line = fail_line(capsys, "pretrain-lm", empty, tmp_path / "out", *TINY_RUN)
+    empty.write_text(content, encoding="utf8")
+    line = fail_line(capsys, "pretrain-lm", empty, tmp_path / "new" / "out", *TINY_RUN)
     assert line == f"✘ {empty}: the input text has no words for training"
+    assert [p.name for p in tmp_path.iterdir()] == ["empty.txt"]  # nothing was trained
 
 
 def test_resume_without_checkpoint(capsys, tmp_path, text, fail_line):

@@ -2,6 +2,7 @@
 
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -122,29 +123,45 @@ def _running(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+def _wait_for_exit(pids: list[int], seconds: float) -> list[int]:
+    """Wait until the processes `pids` (not children of this one) exit; those left."""
+    deadline = time.monotonic() + seconds
+    for pid in pids:
+        try:
+            fd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            continue
+        try:
+            select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        finally:
+            os.close(fd)
+    return [pid for pid in pids if _running(pid)]
+
+
 @pytest.mark.slow
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="needs Linux pidfds and /proc")
 def test_workers_stop_when_the_main_process_is_killed(tmp_path, corpus_path):
     main = subprocess.Popen(
         [sys.executable, "-m", "spacy_senna", "pretrain-lm", str(corpus_path), str(tmp_path / "lm"),
          "--workers", "2", "--threads", "1", "--epochs", "0", "--max-seconds", "120",
-         "--validation-words", "1000", "--batch-size", "64", "--quiet"],
+         "--validation-words", "1000", "--batch-size", "64"],
+        stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    children = Path(f"/proc/{main.pid}/task/{main.pid}/children")
-    deadline = time.monotonic() + 120
-    workers: list[int] = []
-    while len(workers) < 2 and time.monotonic() < deadline:
-        time.sleep(0.5)
-        pids = [int(pid) for pid in children.read_text().split()]
-        workers = [pid for pid in pids if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]
+    # the first validation line comes once both workers have said they are ready
+    for line in main.stderr:
+        if line.startswith("words "):
+            break
+    children = Path(f"/proc/{main.pid}/task/{main.pid}/children").read_text().split()
+    workers = [
+        int(pid) for pid in children if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()
+    ]
     assert len(workers) == 2, "the workers did not start"
-    time.sleep(3)
     main.kill()
     main.wait()
-    deadline = time.monotonic() + 15
-    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    left = [pid for pid in workers if _running(pid)]
+    # a worker sees within a second that the main process is gone; the deadline only
+    # bounds a hang, it is no estimate of how long that takes on a loaded machine
+    left = _wait_for_exit(workers, 300)
+    main.stderr.close()
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left, "workers kept running after the main process was killed"

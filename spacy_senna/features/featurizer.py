@@ -1,0 +1,112 @@
+"""A component's features together: a doc -> the id columns its network embeds."""
+
+from typing import Dict, List, Optional
+
+import numpy
+from spacy.attrs import ORTH
+from spacy.tokens import Doc
+
+from ..layers.char_cnn import CharCNNSpec
+from .base import Feature
+from .chars import CharFeature
+
+
+class Featurizer:
+    """An ordered set of named features: a doc -> (len(doc), n_columns) ids.
+
+    A feature given as None is left out: `word = null` in a config's [model.features]
+    drops a component's default word feature. The columns of the features with one
+    lookup table per column come first, in declaration order, then those of the
+    character features (one CNN each).
+    """
+
+    def __init__(self, features: Dict[str, Optional[Feature]]):
+        features = {name: f for name, f in features.items() if f is not None}
+        if not features:
+            raise ValueError("A senna model needs at least one feature (e.g. 'word').")
+        for name, feature in features.items():
+            if not isinstance(feature, Feature):
+                raise ValueError(
+                    f"Feature '{name}' is {type(feature).__name__}, not a spacy-senna "
+                    'feature: use e.g. @misc = "spacy-senna.WordFeature.v1", or null to '
+                    "leave a default feature out."
+                )
+        self.features = features
+        self._tabled = [f for f in self.features.values() if not isinstance(f, CharFeature)]
+        self._chars = [f for f in self.features.values() if isinstance(f, CharFeature)]
+        self._all_context_free = all(f.context_free for f in self.features.values())
+        self._free = [f for f in self._tabled if f.context_free] + self._chars
+        # orth -> ids of every context-free feature, in column order
+        self._cache: Dict[int, tuple] = {}
+
+    @property
+    def widths(self) -> List[int]:
+        """Embedding width of each lookup-table column."""
+        return [w for f in self._tabled for w in f.widths]
+
+    @property
+    def table_sizes(self) -> List[int]:
+        """Rows of each lookup-table column's table."""
+        return [s for f in self._tabled for s in f.table_sizes]
+
+    @property
+    def char_cnns(self) -> List[CharCNNSpec]:
+        """The character CNN of each character feature, for the columns after the tables."""
+        return [f.cnn_spec() for f in self._chars]
+
+    def fit(self, docs: List[Doc], vocab=None) -> None:
+        for feature in self.features.values():
+            feature.fit(docs, vocab)
+        self._cache.clear()
+
+    def initial_tables(self) -> List[Optional[numpy.ndarray]]:
+        return [f.initial_table(col) for f in self._tabled for col in range(f.n_columns)]
+
+    @property
+    def n_columns(self) -> int:
+        return sum(f.n_columns for f in self.features.values())
+
+    def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
+        """(len(doc), n_columns) int64 ids of one doc (`train`: ids for an update).
+
+        The ids of all context-free features are cached together per orth, so a token
+        costs one dict lookup (the hot path of every component).
+        """
+        if not len(doc):
+            return numpy.zeros((0, self.n_columns), dtype="int64")
+        cache = self._cache
+        orths = doc.to_array(ORTH).tolist()
+        rows = [cache.get(orth) or self._cache_miss(orth, doc) for orth in orths]
+        free = numpy.array(rows, dtype="int64").reshape(len(doc), -1)
+        if self._all_context_free:
+            return free
+        blocks, col = [], 0
+        for feature in self._tabled:
+            if feature.context_free:
+                blocks.append(free[:, col : col + feature.n_columns])
+                col += feature.n_columns
+            else:
+                blocks.append(feature.extract(doc, train))
+        if self._chars:
+            blocks.append(free[:, col:])  # the character features' columns
+        return numpy.concatenate(blocks, axis=1)
+
+    def _cache_miss(self, orth: int, doc: Doc) -> tuple:
+        text = doc.vocab.strings[orth]
+        ids = tuple(i for f in self._free for i in f.text_ids(text))
+        self._cache[orth] = ids
+        return ids
+
+    def to_dict(self) -> dict:
+        return {name: f.to_dict() for name, f in self.features.items()}
+
+    def from_dict(self, data: dict) -> None:
+        self._cache.clear()
+        missing = set(self.features) - set(data)
+        if missing:
+            raise ValueError(
+                f"Saved senna model has no data for feature(s) {sorted(missing)}: it was "
+                "saved with a different feature configuration."
+            )
+        for name, feature in self.features.items():
+            feature.from_dict(data[name])

@@ -1,0 +1,169 @@
+"""The features of a token's text or attributes: word, caps, suffix, token attribute and
+span tag, each with one lookup table."""
+
+from collections import Counter
+from typing import Iterable, List, Optional, Sequence
+
+import numpy
+from spacy.tokens import Doc, Token
+
+from ..lexicon import UNKNOWN, Lexicon
+from .base import CAPS_VALUES, Feature, caps_value, normalize_word, word_tokens
+
+
+class WordFeature(Feature):
+    """Lowercased word with digit runs normalised; dictionary from data and vectors.
+
+    When `nlp.vocab.vectors` is non-empty its keys join the dictionary (most frequent
+    training words first, then vector keys, up to `max_size`) and their rows initialise
+    the lookup table, which is then fine-tuned like every other parameter.
+    """
+
+    def __init__(self, width: int, max_size: int, min_freq: int):
+        super().__init__([width])
+        self.max_size = max_size
+        self.min_freq = min_freq
+        self._init_rows: Optional[numpy.ndarray] = None
+
+    def text_strings(self, text: str) -> Sequence[str]:
+        return (normalize_word(text),)
+
+    def fit(self, docs: Iterable[Doc], vocab=None) -> None:
+        counter: Counter = Counter()
+        for doc in docs:
+            counter.update(normalize_word(t.text) for t in word_tokens(doc))
+        words = [w for w, c in counter.most_common() if c >= self.min_freq]
+        vector_words: List[str] = []
+        vectors = vocab.vectors if vocab is not None else None
+        if vectors is not None and vectors.n_keys > 0:
+            vector_words = [vocab.strings[key] for key in vectors.keys()]
+            in_vectors = set(vector_words)
+            # words with vectors first, so a capped dictionary keeps the pretrained rows
+            words = [w for w in words if w in in_vectors] + [
+                w for w in words if w not in in_vectors
+            ]
+            seen = set(words)
+            words += [w for w in vector_words if w not in seen]
+        lexicon = Lexicon.from_words(words[: max(0, self.max_size - 2)])
+        self.lexicons = [lexicon]
+        self._init_rows = None
+        if vector_words:
+            self._init_rows = _rows_from_vectors(lexicon, vocab, self.widths[0])
+
+    def initial_table(self, column: int) -> Optional[numpy.ndarray]:
+        return self._init_rows
+
+
+def _rows_from_vectors(lexicon: Lexicon, vocab, width: int) -> numpy.ndarray:
+    """A (len(lexicon), width) table: vector rows where known, NaN rows elsewhere."""
+    vectors = vocab.vectors
+    if vectors.shape[1] != width:
+        raise ValueError(
+            f"The word feature has width {width} but nlp.vocab.vectors has "
+            f"{vectors.shape[1]} dimensions: set the word feature's width to "
+            f"{vectors.shape[1]} in the config."
+        )
+    table = numpy.full((len(lexicon), width), numpy.nan, dtype="float32")
+    data = numpy.asarray(vectors.data)
+    for key, row in vectors.key2row.items():
+        idx = lexicon.get(vocab.strings[key])
+        if idx > UNKNOWN:
+            table[idx] = data[row]
+    return table
+
+
+class CapsFeature(Feature):
+    """SENNA's caps feature: 4 values (+ PADDING, UNKNOWN)."""
+
+    def __init__(self, width: int):
+        super().__init__([width])
+        self.lexicons = [Lexicon.from_words(CAPS_VALUES)]
+
+    def text_strings(self, text: str) -> Sequence[str]:
+        return (caps_value(text),)
+
+    def fit(self, docs: Iterable[Doc], vocab=None) -> None:
+        """The caps values are fixed: nothing to learn."""
+
+
+class SuffixFeature(Feature):
+    """The last `length` characters, lowercased (paper §6.1: 455 suffixes in WSJ)."""
+
+    def __init__(self, width: int, length: int):
+        super().__init__([width])
+        self.length = length
+
+    def text_strings(self, text: str) -> Sequence[str]:
+        return (text[-self.length :].lower(),)
+
+
+class AttrFeature(Feature):
+    """Any string token attribute (e.g. `tag_` for the POS cascade of chunker and SRL)."""
+
+    context_free = False
+
+    def __init__(self, attr: str, width: int):
+        if not hasattr(Token, attr) and not (
+            attr.startswith("_.") and Token.has_extension(attr[2:])
+        ):
+            raise ValueError(
+                f"Unknown token attribute '{attr}' for spacy-senna.AttrFeature.v1: use a "
+                "Token attribute such as 'tag_', 'pos_', 'ent_type_' or '_.<extension>'."
+            )
+        super().__init__([width])
+        self.attr = attr
+
+    def token_strings(self, token: Token) -> Sequence[str]:
+        if self.attr.startswith("_."):
+            return (str(getattr(token._, self.attr[2:])),)
+        return (str(getattr(token, self.attr)),)
+
+    def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
+        lex = self.lexicons[0]
+        return numpy.array(
+            [[lex.get(v) for v in self.token_strings(t)] for t in doc], dtype="int64"
+        ).reshape(len(doc), 1)
+
+
+class SpanTagFeature(Feature):
+    """Each token's IOBES tag in a span group, e.g. the PT0 segments `doc.spans["pt0"]`
+    that SENNA's SRL reads (written by a senna_chunker with `spans_key = "pt0"`).
+
+    A doc without the group gets the UNKNOWN id at every token (the component warns).
+    """
+
+    context_free = False
+
+    def __init__(self, spans_key: str, width: int):
+        if not spans_key:
+            raise ValueError("spacy-senna.SpanTagFeature.v1 needs a spans_key, e.g. 'pt0'")
+        super().__init__([width])
+        self.spans_key = spans_key
+
+    def doc_strings(self, doc: Doc) -> List[str]:
+        """The IOBES tag of every token (S-/B-/I-/E-LABEL, or O)."""
+        tags = ["O"] * len(doc)
+        for span in doc.spans.get(self.spans_key, []):
+            label = span.label_
+            if len(span) == 1:
+                tags[span.start] = f"S-{label}"
+                continue
+            tags[span.start] = f"B-{label}"
+            tags[span.start + 1 : span.end - 1] = [f"I-{label}"] * (len(span) - 2)
+            tags[span.end - 1] = f"E-{label}"
+        return tags
+
+    def fit(self, docs: Iterable[Doc], vocab=None) -> None:
+        counter: Counter = Counter()
+        for doc in docs:
+            if self.spans_key in doc.spans:
+                counter.update(self.doc_strings(doc))
+        self.lexicons[0] = Lexicon.from_counts(counter)
+
+    def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
+        lex = self.lexicons[0]
+        if self.spans_key not in doc.spans:
+            return numpy.full((len(doc), 1), UNKNOWN, dtype="int64")
+        return numpy.array([lex.get(t) for t in self.doc_strings(doc)], dtype="int64").reshape(
+            len(doc), 1
+        )
