@@ -1,0 +1,86 @@
+"""Assemble en_senna from the separately trained components of projects/open.
+
+    python scripts/assemble.py TAGGER CHUNKER NER SRL OUTPUT_DIR [--metrics FILE...]
+        [--card MODEL_CARD.md] [--storage float16]
+
+A sentencizer first (raw text holds several sentences), then the four senna components
+taken from their trained pipelines. The LM vectors are left out (each component keeps the
+rows of its own word table), the weights are stored as float16 unless told otherwise, and
+the model card and scores go into meta.json and README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import spacy
+
+from spacy_senna.about import __version__
+from spacy_senna.storage import STORAGE_DTYPES, set_storage_dtype
+
+SOURCES = [
+    "UD English-EWT (Silveira et al. 2014; Universal Dependencies, CC BY-SA 4.0): words and "
+    "PTB tags",
+    "PropBank over EWT (propbank-release, University of Colorado, CC BY-SA 4.0): semantic roles, "
+    "and chunks derived from its gold EWT trees",
+    "Universal NER English-EWT (Mayhew et al. 2024, CC BY-SA 4.0): PER, LOC, ORG",
+    "English Wikipedia text, 2015 dump (CC BY-SA 3.0): the language model behind the word tables",
+]
+COMPONENTS = ("senna_tagger", "senna_chunker", "senna_ner", "senna_srl")
+
+
+def assemble(
+    sources: list[str], output: Path, metrics: list[Path], card: Path | None, storage: str
+) -> None:
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    for name, path in zip(COMPONENTS, sources):
+        nlp.add_pipe(name, source=spacy.load(path))
+    set_storage_dtype(nlp, storage)
+    nlp.meta.update(
+        {
+            "name": "senna",
+            "version": __version__,
+            "description": (
+                "SENNA (Collobert et al. 2011) for English, trained on openly licensed data "
+                "only: PTB part-of-speech tags, chunks, PER/LOC/ORG entities and semantic "
+                "roles (PropBank), with spacy-senna's window and sentence networks."
+            ),
+            "license": "CC BY-SA 4.0",
+            "author": "spacy-senna contributors",
+            "url": "https://jmlr.org/papers/v12/collobert11a.html",
+            "sources": SOURCES,
+            "spacy_version": f">={spacy.__version__},<3.9.0",
+            "requirements": [f"spacy-senna=={__version__}"],
+            "performance": {},
+        }
+    )
+    for path in metrics:
+        nlp.meta["performance"].update(json.loads(path.read_text(encoding="utf8")))
+    if output.exists():
+        shutil.rmtree(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    nlp.to_disk(output)
+    if card is not None:
+        shutil.copyfile(card, output / "README.md")
+    size = sum(f.stat().st_size for f in output.rglob("*") if f.is_file())
+    names = ", ".join(nlp.pipe_names)
+    print(f"✔ en_senna ({names}; {storage}) in {output}: {size / 2**20:.1f} MiB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sources", nargs=4, metavar="PIPELINE", help="tagger chunker ner srl")
+    parser.add_argument("output", type=Path)
+    parser.add_argument("--metrics", type=Path, nargs="*", default=[])
+    parser.add_argument("--card", type=Path)
+    parser.add_argument("--storage", choices=STORAGE_DTYPES, default="float16")
+    args = parser.parse_args()
+    assemble(args.sources, args.output, args.metrics, args.card, args.storage)
+
+
+if __name__ == "__main__":
+    main()

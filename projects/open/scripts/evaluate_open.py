@@ -1,0 +1,85 @@
+"""Score a pipeline on EWT test with its own cascade inputs (nothing gold but the tokens).
+
+    python scripts/evaluate_open.py PIPELINE --output metrics/NAME.json
+
+POS (PTB tags) on UD EWT test, PER/LOC/ORG on Universal NER's EWT test, chunks and SRL on
+propbank-ewt's test sentences; each task only when the pipeline has its component. SRL is
+scored twice: on the predicates the tagger finds (every V* token; a frame for a predicate
+the reference lacks counts its arguments as wrong) and on the given predicates. `--other`
+adds POS and NER on another corpus (`pos_other`, `ner_other`; GUM dev in the project).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import spacy
+from spacy.language import Language
+from spacy.training import Example
+
+from spacy_senna.readers import create_corpus_with_inputs
+from spacy_senna.scoring.srl import score_srl
+
+
+def _examples(nlp: Language, path: Path, copy_spans=()) -> list:
+    corpus = create_corpus_with_inputs(
+        str(path), copy_attrs=[], copy_spans=list(copy_spans), gold_preproc=True
+    )
+    return list(corpus(nlp))
+
+
+def _evaluate(nlp: Language, examples: list) -> dict:
+    scores = nlp.evaluate(examples)
+    return {k: v for k, v in scores.items() if k.endswith(("_f", "_p", "_r", "_acc"))}
+
+
+def evaluate(
+    pipeline: str, ud_test: Path, uner_test: Path, ewt_test: Path, other: Path | None = None
+) -> dict:
+    """Every score the pipeline's components give, keyed by task; with `other` (a corpus
+    with tags and entities, e.g. GUM dev) also POS and NER there."""
+    nlp = spacy.load(pipeline)
+    names = set(nlp.pipe_names)
+    results: dict = {"pipeline": pipeline}
+    if names & {"senna_tagger", "tagger"}:
+        results["pos"] = _evaluate(nlp, _examples(nlp, ud_test))["tag_acc"]
+        if other is not None:
+            results["pos_other"] = _evaluate(nlp, _examples(nlp, other))["tag_acc"]
+    if names & {"senna_ner", "ner"}:
+        scores = _evaluate(nlp, _examples(nlp, uner_test))
+        results["ner"] = {k: scores[k] for k in ("ents_p", "ents_r", "ents_f")}
+        if other is not None:
+            results["ner_other"] = _evaluate(nlp, _examples(nlp, other))["ents_f"]
+    if "senna_chunker" in names:
+        scores = _evaluate(nlp, _examples(nlp, ewt_test))
+        results["chunk"] = {k: v for k, v in scores.items() if k.startswith("spans_chunks_")}
+    if "senna_srl" in names:
+        examples = _examples(nlp, ewt_test)
+        docs = nlp.pipe(eg.predicted for eg in examples)
+        annotated = [Example(doc, eg.reference) for doc, eg in zip(docs, examples)]
+        predicted = score_srl(annotated, count_unmatched_frames=True)
+        given = _evaluate(nlp, _examples(nlp, ewt_test, ["srl_predicates"]))
+        results["srl_predicted_predicates"] = {k: predicted[k] for k in ("srl_p", "srl_r", "srl_f")}
+        results["srl_given_predicates"] = {k: given[k] for k in ("srl_p", "srl_r", "srl_f")}
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pipeline")
+    parser.add_argument("--ud-test", type=Path, default=Path("corpus/ud/en_ewt-ud-test.spacy"))
+    parser.add_argument("--uner-test", type=Path, default=Path("corpus/uner/en_ewt-ud-test.spacy"))
+    parser.add_argument("--ewt-test", type=Path, default=Path("corpus/ewt/test.spacy"))
+    parser.add_argument("--other", type=Path, help="also POS and NER on this corpus")
+    parser.add_argument("--output", type=Path, required=True)
+    args = parser.parse_args()
+    results = evaluate(args.pipeline, args.ud_test, args.uner_test, args.ewt_test, args.other)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf8")
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
