@@ -31,7 +31,8 @@ VALID = {
     ),
     "propbank-ewt": (
         "# sent_id = d-1\n1\tAnn\tNNP\tB-NP\t-\t(A0*)\n2\tfed\tVBD\tB-VP\tfeed\t(V*)\n"
-        "3\tthe\tDT\tB-NP\t-\t(A1*\n4\tcat\tNN\tI-NP\t-\t*)\n\n# sent_id = d-2\n1\tHi\tUH\tB-INTJ\t-\n"
+        "3\tthe\tDT\tB-NP\t-\t(A1*\n4\tcat\tNN\tI-NP\t-\t*)\n\n"
+        "# sent_id = d-2\n1\tHi\tUH\tB-INTJ\t-\n"
     ),
     "uner": "# sent_id = d-1\n1\tAnn\tB-PER\n2\tsaw\tO\n3\tNew\tB-LOC\n4\tYork\tI-LOC\n",
     "gum-open": (
