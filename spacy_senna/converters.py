@@ -252,7 +252,6 @@ def read_conll2005(path: Path, vocab: Vocab) -> Iterator[Doc]:
     when the PARSE column holds a parse (not only `*`), its level-0 segments,
     `doc.spans["pt0"]` (SENNA's PT0 input)."""
     for rows in _sentences(path, str.split):
-        first_line = rows[0][0]
         width = len(rows[0][1])
         for lineno, columns in rows:
             if len(columns) != width or width < 6:
@@ -261,28 +260,41 @@ def read_conll2005(path: Path, vocab: Vocab) -> Iterator[Doc]:
                     f"columns on every line of a sentence (WORD POS PARSE NE SENSE TARGET "
                     f"PROPS...), found {len(columns)} (the sentence starts with {width})"
                 )
-        targets = [i for i, (_, columns) in enumerate(rows) if columns[5] != "-"]
-        if len(targets) != width - 6:
-            raise ValueError(
-                f"{path}:{first_line}: the sentence marks {len(targets)} target verbs in "
-                f"column 6 but has {width - 6} argument columns"
-            )
         doc = _make_doc(vocab, [c[0] for _, c in rows], tags=[c[1] for _, c in rows])
-        doc.spans["srl_predicates"] = [Span(doc, i, i + 1, label=rows[i][1][5]) for i in targets]
         if any(set(c[2]) & set("()") for _, c in rows):  # a parse column, not just `*`
             segments = level0_segments(path, rows, 2)
             doc.spans["pt0"] = [Span(doc, s, e, label=lab) for lab, s, e in segments]
-
-        for k, target in enumerate(targets):
-            arguments = _start_end_spans(path, rows, 6 + k)
-            if not any(lab == "V" and start <= target < end for lab, start, end in arguments):
-                raise ValueError(
-                    f"{path}:{rows[target][0]}: target {rows[target][1][0]!r} is not inside "
-                    f"the V argument of its column ({6 + k + 1})"
-                )
-            frame = [Span(doc, s, e, label=lab) for lab, s, e in arguments]
-            doc.spans[frame_key("srl", target)] = frame
+        _add_frames(doc, path, rows, predicate_column=5, word_column=0)
         yield doc
+
+
+def _add_frames(
+    doc: Doc, path: Path, rows: list[Row], predicate_column: int, word_column: int
+) -> None:
+    """`doc.spans["srl_predicates"]` (the rows whose predicate column is not `-`, labelled
+    with it) and one frame per predicate from the argument columns after that column."""
+    first_line, width = rows[0][0], len(rows[0][1])
+    targets = [i for i, (_, columns) in enumerate(rows) if columns[predicate_column] != "-"]
+    first_argument = predicate_column + 1
+    if len(targets) != width - first_argument:
+        raise ValueError(
+            f"{path}:{first_line}: the sentence marks {len(targets)} predicates in column "
+            f"{predicate_column + 1} but has {width - first_argument} argument columns"
+        )
+    doc.spans["srl_predicates"] = [
+        Span(doc, i, i + 1, label=rows[i][1][predicate_column]) for i in targets
+    ]
+    for k, target in enumerate(targets):
+        arguments = _start_end_spans(path, rows, first_argument + k)
+        # a split verb ("flip - flopped") marks its predicate inside the C-V part
+        if not any(lab in ("V", "C-V") and start <= target < end for lab, start, end in arguments):
+            raise ValueError(
+                f"{path}:{rows[target][0]}: predicate {rows[target][1][word_column]!r} is not "
+                f"inside the V (or C-V) argument of its column ({first_argument + k + 1})"
+            )
+        doc.spans[frame_key("srl", target)] = [
+            Span(doc, s, e, label=lab) for lab, s, e in arguments
+        ]
 
 
 _CONLLU_COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
@@ -360,7 +372,6 @@ def read_propbank_ewt(path: Path, vocab: Vocab) -> Iterator[Doc]:
     -> `tag_`, `doc.spans["chunks"]` (from BIO), `doc.spans["srl_predicates"]` and one
     frame per predicate, `doc.spans["srl:<token index>"]`; `user_data[SENT_ID_KEY]`."""
     for sent_id, rows in _comment_sentences(path):
-        first_line = rows[0][0]
         width = len(rows[0][1])
         for lineno, columns in rows:
             if len(columns) != width or width < 5 or not all(columns[:5]):
@@ -371,28 +382,9 @@ def read_propbank_ewt(path: Path, vocab: Vocab) -> Iterator[Doc]:
                 )
             _check_iob(path, lineno, columns[3], "CHUNK")
         _check_ids(path, rows)
-        targets = [i for i, (_, columns) in enumerate(rows) if columns[4] != "-"]
-        if len(targets) != width - 5:
-            raise ValueError(
-                f"{path}:{first_line}: the sentence marks {len(targets)} predicates in "
-                f"column 5 but has {width - 5} argument columns"
-            )
         doc = _make_doc(vocab, [c[1] for _, c in rows], tags=[c[2] for _, c in rows])
         doc.spans["chunks"] = _spans(doc, [c[3] for _, c in rows])
-        doc.spans["srl_predicates"] = [Span(doc, i, i + 1, label=rows[i][1][4]) for i in targets]
-        for k, target in enumerate(targets):
-            arguments = _start_end_spans(path, rows, 5 + k)
-            # a split verb ("flip - flopped") marks its predicate inside the C-V part
-            if not any(
-                lab in ("V", "C-V") and start <= target < end for lab, start, end in arguments
-            ):
-                raise ValueError(
-                    f"{path}:{rows[target][0]}: predicate {rows[target][1][1]!r} is not inside "
-                    f"the V (or C-V) argument of its column ({5 + k + 1})"
-                )
-            doc.spans[frame_key("srl", target)] = [
-                Span(doc, s, e, label=lab) for lab, s, e in arguments
-            ]
+        _add_frames(doc, path, rows, predicate_column=4, word_column=1)
         if sent_id is not None:
             doc.user_data[SENT_ID_KEY] = sent_id
         yield doc

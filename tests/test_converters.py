@@ -178,7 +178,7 @@ def test_conll2005_converter_writes_tags_predicates_and_frames(
         (CONLL2005.replace("mouse NN *)) * - - *) *)", "mouse NN *)) * - - * *)"), "never closed"),
         (CONLL2005.replace("cat NN *) * - - *) *", "cat NN *) * - - *)"), "same number"),
         (CONLL2005.replace("01 bark", "- -"), "argument columns"),
-        (CONLL2005.replace("(V*) *\n", "* *\n"), "not inside the V argument"),
+        (CONLL2005.replace("(V*) *\n", "* *\n"), r"not inside the V \(or C-V\) argument"),
         (CONLL2005.replace("the DT (NP* * - - (A1*", "the DT (NP* * - - (A1*)"), "closes no open"),
     ],
 )

@@ -17,3 +17,18 @@ def write(tmp_path):
         return path
 
     return _write
+
+
+@pytest.fixture
+def run_cli():
+    """run_cli(*args) runs `annotate ARGS` in this process and returns its exit status."""
+    from spacy_senna.cli import main
+
+    def _run(*args):
+        try:
+            main(["annotate", *map(str, args)])
+        except SystemExit as exit:
+            return exit.code
+        return 0
+
+    return _run

@@ -9,18 +9,8 @@ import sys
 import pytest
 
 from spacy_senna.annotate import AnnotateSettings, annotate
-from spacy_senna.cli import main
 
 TEXT = "John Smith visited Paris today.\nMary saw the big house in Berlin.\n"
-
-
-def run_cli(*args):
-    """Run the command in-process; returns its exit status."""
-    try:
-        main(["annotate", *map(str, args)])
-    except SystemExit as exit:
-        return exit.code
-    return 0
 
 
 def outputs(directory):
@@ -32,7 +22,7 @@ def outputs(directory):
     }
 
 
-def test_text_jsonl_and_directory_inputs(pipeline_dir, write, tmp_path, capsys):
+def test_text_jsonl_and_directory_inputs(run_cli, pipeline_dir, write, tmp_path, capsys):
     a = write("a.txt", TEXT)
     write("corpus/b.txt", "The big dog barked.\n")
     jsonl = write("docs.jsonl", '{"id": 1, "text": "Acme Corp hired Anna Lee."}\n')
@@ -59,7 +49,7 @@ def test_text_jsonl_and_directory_inputs(pipeline_dir, write, tmp_path, capsys):
     assert manifest["settings"]["format"] == "senna" and manifest["last_run"]["words"] == 25
 
 
-def test_jsonl_metadata_reaches_jsonl_output(pipeline_dir, write, tmp_path):
+def test_jsonl_metadata_reaches_jsonl_output(run_cli, pipeline_dir, write, tmp_path):
     jsonl = write("docs.jsonl", '{"id": 1, "text": "Dogs bark."}\n{"text": "", "src": "x"}\n')
     assert run_cli(pipeline_dir, jsonl, "-o", tmp_path / "out", "-f", "jsonl") == 0
     lines = (tmp_path / "out" / "docs.jsonl.00000.jsonl").read_text().splitlines()
@@ -92,7 +82,7 @@ def test_rerun_skips_complete_shards_and_redoes_missing_ones(pipeline_dir, write
     assert (third.shards_done, third.shards_skipped) == (3, 0)
 
 
-def test_rerun_with_other_settings_is_refused(pipeline_dir, write, tmp_path, capsys):
+def test_rerun_with_other_settings_is_refused(run_cli, pipeline_dir, write, tmp_path, capsys):
     path = write("a.txt", TEXT)
     assert run_cli(pipeline_dir, path, "-o", tmp_path / "out") == 0
     assert run_cli(pipeline_dir, path, "-o", tmp_path / "out", "-f", "conll") == 1
@@ -101,7 +91,7 @@ def test_rerun_with_other_settings_is_refused(pipeline_dir, write, tmp_path, cap
     assert set(outputs(tmp_path / "out")) == {"a.txt.00000.conll"}
 
 
-def test_non_utf8_fails_its_shard_only(pipeline_dir, write, tmp_path, capsys):
+def test_non_utf8_fails_its_shard_only(run_cli, pipeline_dir, write, tmp_path, capsys):
     good = write("good.txt", TEXT)
     bad = write("bad.txt", "Dogs bark.\nCaf".encode() + b"\xe9 au lait.\n")
     assert run_cli(pipeline_dir, bad, good, "-o", tmp_path / "out") == 1
@@ -116,7 +106,7 @@ def test_non_utf8_fails_its_shard_only(pipeline_dir, write, tmp_path, capsys):
     assert "\ufffd" in (tmp_path / "out2" / "bad.txt.00000.senna").read_text()
 
 
-def test_empty_files_give_empty_outputs(pipeline_dir, write, tmp_path, capsys):
+def test_empty_files_give_empty_outputs(run_cli, pipeline_dir, write, tmp_path, capsys):
     empty, blank = write("empty.txt", ""), write("blank.txt", "\n  \n\n")
     assert run_cli(pipeline_dir, empty, blank, "-o", tmp_path / "out") == 0
     assert outputs(tmp_path / "out") == {"blank.txt.00000.senna": b"", "empty.txt.00000.senna": b""}
@@ -138,7 +128,9 @@ def test_huge_line_without_newline_is_split_into_shards_and_docs(pipeline_dir, w
     assert " ".join(texts).split() == words and summary.words == len(words)
 
 
-def test_unreadable_file_is_reported_and_the_rest_annotated(pipeline_dir, write, tmp_path, capsys):
+def test_unreadable_file_is_reported_and_the_rest_annotated(
+    run_cli, pipeline_dir, write, tmp_path, capsys
+):
     good = write("corpus/good.txt", TEXT)
     (good.parent / "gone.txt").symlink_to(tmp_path / "no-such-file")
     assert run_cli(pipeline_dir, good.parent, "-o", tmp_path / "out") == 1
@@ -148,7 +140,7 @@ def test_unreadable_file_is_reported_and_the_rest_annotated(pipeline_dir, write,
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their permissions")
-def test_file_without_read_permission(pipeline_dir, write, tmp_path, capsys):
+def test_file_without_read_permission(run_cli, pipeline_dir, write, tmp_path, capsys):
     locked, good = write("locked.txt", TEXT), write("good.txt", TEXT)
     locked.chmod(0)
     assert run_cli(pipeline_dir, locked, good, "-o", tmp_path / "out") == 1
@@ -156,7 +148,7 @@ def test_file_without_read_permission(pipeline_dir, write, tmp_path, capsys):
     assert set(outputs(tmp_path / "out")) == {"good.txt.00000.senna"}
 
 
-def test_not_a_pipeline_is_a_clear_error(write, tmp_path, capsys):
+def test_not_a_pipeline_is_a_clear_error(run_cli, write, tmp_path, capsys):
     text = write("a.txt", TEXT)
     (tmp_path / "not-a-pipeline").mkdir()
     for pipeline, message in [
@@ -178,7 +170,7 @@ def test_not_a_pipeline_is_a_clear_error(write, tmp_path, capsys):
     assert "Could not load pipeline" in capsys.readouterr().err
 
 
-def test_bad_options_are_clear_errors(pipeline_dir, write, tmp_path, capsys):
+def test_bad_options_are_clear_errors(run_cli, pipeline_dir, write, tmp_path, capsys):
     text = write("a.txt", TEXT)
     assert run_cli(pipeline_dir, text, "-o", tmp_path / "o", "--n-process", "0") == 1
     assert "--n-process must be at least 1" in capsys.readouterr().err
@@ -189,7 +181,7 @@ def test_bad_options_are_clear_errors(pipeline_dir, write, tmp_path, capsys):
     assert not (tmp_path / "o").exists()  # nothing written before the inputs are checked
 
 
-def test_progress_bar_on_request(pipeline_dir, write, tmp_path, capsys):
+def test_progress_bar_on_request(run_cli, pipeline_dir, write, tmp_path, capsys):
     path = write("a.txt", TEXT)
     assert run_cli(pipeline_dir, path, "-o", tmp_path / "out", "--progress", "bar") == 0
     err = capsys.readouterr().err
@@ -253,7 +245,9 @@ def test_module_entry_point(pipeline_dir, write, tmp_path):
     assert (tmp_path / "out" / "stdin.00000.conll").read_text().startswith("John\tNNP\tB-NP")
 
 
-def test_pretokenized_one_sentence_per_line_as_senna_usrtokens(pipeline_dir, write, tmp_path):
+def test_pretokenized_one_sentence_per_line_as_senna_usrtokens(
+    run_cli, pipeline_dir, write, tmp_path
+):
     path = write("s.txt", "The big dog barked. John Smith visited Paris today .\n")
     args = ["-o", tmp_path / "out", "--pretokenized", "--sentences", "doc"]
     assert run_cli(pipeline_dir, path, *args) == 0

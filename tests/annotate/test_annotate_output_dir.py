@@ -13,7 +13,6 @@ import sys
 import pytest
 
 from spacy_senna.annotate import lock
-from spacy_senna.cli import main
 
 TEXT = "John Smith visited Paris today.\nMary saw the big house in Berlin.\n"
 
@@ -34,14 +33,6 @@ print("done", flush=True)
 """
 
 
-def run_cli(*args):
-    try:
-        main(["annotate", *map(str, args)])
-    except SystemExit as exit:
-        return exit.code
-    return 0
-
-
 def start_holder(out, tmp_path):
     """A process holding `out`, once it has said so."""
     holder = subprocess.Popen(
@@ -55,7 +46,9 @@ def start_holder(out, tmp_path):
     return holder
 
 
-def test_a_second_run_into_the_same_directory_is_refused(pipeline_dir, write, tmp_path, capsys):
+def test_a_second_run_into_the_same_directory_is_refused(
+    run_cli, pipeline_dir, write, tmp_path, capsys
+):
     out = tmp_path / "out"
     out.mkdir()
     text = write("a.txt", TEXT)
@@ -80,7 +73,7 @@ def test_a_second_run_into_the_same_directory_is_refused(pipeline_dir, write, tm
     ]
 
 
-def test_the_lock_of_a_killed_run_is_taken_over(pipeline_dir, write, tmp_path):
+def test_the_lock_of_a_killed_run_is_taken_over(run_cli, pipeline_dir, write, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     holder = start_holder(out, tmp_path)
@@ -94,7 +87,7 @@ def test_the_lock_of_a_killed_run_is_taken_over(pipeline_dir, write, tmp_path):
 
 
 def test_without_file_locks_the_process_named_in_the_lock_decides(
-    pipeline_dir, write, tmp_path, monkeypatch, capsys
+    run_cli, pipeline_dir, write, tmp_path, monkeypatch, capsys
 ):
     def no_locks(fd, operation):
         raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
@@ -136,7 +129,9 @@ def test_a_full_disk_names_the_shard_and_leaves_no_partial_file(
     json.loads((out / "annotate.json").read_text())  # complete
 
 
-def test_an_input_directory_without_files_is_an_error(pipeline_dir, write, tmp_path, capsys):
+def test_an_input_directory_without_files_is_an_error(
+    run_cli, pipeline_dir, write, tmp_path, capsys
+):
     empty = tmp_path / "inputs" / "empty"
     (empty / "sub").mkdir(parents=True)
     (empty / ".hidden").write_text(TEXT)
@@ -148,7 +143,9 @@ def test_an_input_directory_without_files_is_an_error(pipeline_dir, write, tmp_p
     assert not (tmp_path / "out").exists()
 
 
-def test_an_unwritable_output_directory_is_named(pipeline_dir, write, tmp_path, unwritable, capsys):
+def test_an_unwritable_output_directory_is_named(
+    run_cli, pipeline_dir, write, tmp_path, unwritable, capsys
+):
     out = unwritable(tmp_path / "out")
     try:
         assert run_cli(pipeline_dir, write("a.txt", TEXT), "-o", out) == 1
@@ -163,7 +160,7 @@ def test_an_unwritable_output_directory_is_named(pipeline_dir, write, tmp_path, 
 
 
 def test_a_refused_output_directory_is_named_not_the_lock_file(
-    pipeline_dir, write, tmp_path, monkeypatch, capsys
+    run_cli, pipeline_dir, write, tmp_path, monkeypatch, capsys
 ):
     # for root, who may write anywhere: the directory refuses the first file made in it
     real_open = os.open

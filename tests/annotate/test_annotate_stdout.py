@@ -13,14 +13,6 @@ from spacy_senna.commands.annotate import pipeline_and_inputs
 TEXT = "John Smith visited Paris today.\nMary saw the big house in Berlin.\n"
 
 
-def run_cli(*args):
-    try:
-        main(["annotate", *map(str, args)])
-    except SystemExit as exit:
-        return exit.code
-    return 0
-
-
 def test_pipeline_and_inputs(pipeline_dir, tmp_path):
     text = tmp_path / "a.txt"
     text.write_text(TEXT)
@@ -36,7 +28,7 @@ def test_pipeline_and_inputs(pipeline_dir, tmp_path):
     assert pipeline_and_inputs("p", [str(pipeline_dir)]) == ("p", [str(pipeline_dir)])
 
 
-def test_stdout_equals_the_shard_output(pipeline_dir, write, tmp_path, capsysbinary):
+def test_stdout_equals_the_shard_output(run_cli, pipeline_dir, write, tmp_path, capsysbinary):
     text = write("a.txt", TEXT)
     out = tmp_path / "out"
     assert run_cli(pipeline_dir, text, "--output", out) == 0
@@ -55,7 +47,7 @@ def test_stdout_equals_the_shard_output(pipeline_dir, write, tmp_path, capsysbin
     assert b"Annotated 2 docs" in printed.err  # the summary goes to stderr
 
 
-def test_stdin_to_stdout_in_input_order(pipeline_dir, write, monkeypatch, capsysbinary):
+def test_stdin_to_stdout_in_input_order(run_cli, pipeline_dir, write, monkeypatch, capsysbinary):
     first = write("1.txt", "Mary saw the big house in Berlin.\n")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(TEXT.encode("utf8"))))
     assert run_cli("--pipeline", pipeline_dir, first, "-", "--format", "conll") == 0
