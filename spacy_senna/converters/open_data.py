@@ -1,0 +1,98 @@
+"""The openly licensed sets a shipped model may learn from (../shared/data/open):
+propbank-ewt's verbal view, Universal NER and GUM's open genres, each keeping UD's sent_id."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from spacy.tokens import Doc
+from spacy.vocab import Vocab
+
+from .rows import (
+    SENT_ID_KEY,
+    add_frames,
+    check_columns,
+    check_ids,
+    check_iob,
+    chunk_spans,
+    commented_sentences,
+    make_doc,
+)
+
+
+def read_propbank_ewt(path: Path, vocab: Vocab) -> Iterator[Doc]:
+    """propbank-ewt's CoNLL-2005-style verbal view (`ID WORD XPOS CHUNK PRED ARG_1...`, tab)
+    -> `tag_`, `doc.spans["chunks"]` (from BIO), `doc.spans["srl_predicates"]` and one
+    frame per predicate, `doc.spans["srl:<token index>"]`; `user_data[SENT_ID_KEY]`."""
+    for sent_id, rows in commented_sentences(path):
+        width = len(rows[0][1])
+        for lineno, columns in rows:
+            if len(columns) != width or width < 5 or not all(columns[:5]):
+                raise ValueError(
+                    f"{path}:{lineno}: expected the same number (>= 5) of tab-separated "
+                    f"columns on every line of a sentence (ID WORD XPOS CHUNK PRED ARG...), "
+                    f"non-empty, found {len(columns)} (the sentence starts with {width})"
+                )
+            check_iob(path, lineno, columns[3], "CHUNK")
+        check_ids(path, rows)
+        doc = make_doc(vocab, [c[1] for _, c in rows], tags=[c[2] for _, c in rows])
+        doc.spans["chunks"] = chunk_spans(doc, [c[3] for _, c in rows])
+        add_frames(doc, path, rows, predicate_column=4, word_column=1)
+        if sent_id is not None:
+            doc.user_data[SENT_ID_KEY] = sent_id
+        yield doc
+
+
+#: the entity types of Universal NER; the pre-release's OTH (about MISC) is left out, as
+#: the final release left it out
+UNER_TYPES = ("PER", "LOC", "ORG")
+
+
+def read_uner(path: Path, vocab: Vocab) -> Iterator[Doc]:
+    """Universal NER IOB2 (`ID TOKEN TAG [...]`, tab, `# sent_id` comments) -> `doc.ents`
+    (PER, LOC, ORG; OTH dropped); `user_data[SENT_ID_KEY]`."""
+    for sent_id, rows in commented_sentences(path):
+        for lineno, columns in rows:
+            if len(columns) < 3 or not all(columns[:3]):
+                raise ValueError(
+                    f"{path}:{lineno}: expected at least 3 non-empty tab-separated columns "
+                    f"(ID TOKEN TAG), found {len(columns)}"
+                )
+            check_iob(path, lineno, columns[2], "NER")
+        check_ids(path, rows)
+        tags = [c[2] if c[2][2:] in UNER_TYPES else "O" for _, c in rows]
+        tags = [_repair_inside(tags, i) for i in range(len(tags))]
+        doc = make_doc(vocab, [c[1] for _, c in rows])
+        doc.ents = chunk_spans(doc, tags)
+        if sent_id is not None:
+            doc.user_data[SENT_ID_KEY] = sent_id
+        yield doc
+
+
+def read_gum_open(path: Path, vocab: Vocab) -> Iterator[Doc]:
+    """gum-open (`ID FORM XPOS NER CHUNK`, tab, IOB2) -> `tag_`, `doc.ents` (PER, LOC, ORG;
+    MISC dropped, as Universal NER has none) and `doc.spans["chunks"]` (silver: from
+    parser trees); `user_data[SENT_ID_KEY]`."""
+    for sent_id, rows in commented_sentences(path):
+        for lineno, columns in rows:
+            check_columns(path, lineno, columns, ("ID", "FORM", "XPOS", "NER", "CHUNK"), "tab")
+            check_iob(path, lineno, columns[3], "NER")
+            check_iob(path, lineno, columns[4], "CHUNK")
+        check_ids(path, rows)
+        ner = [c[3] if c[3][2:] in UNER_TYPES else "O" for _, c in rows]
+        ner = [_repair_inside(ner, i) for i in range(len(ner))]
+        doc = make_doc(vocab, [c[1] for _, c in rows], tags=[c[2] for _, c in rows])
+        doc.ents = chunk_spans(doc, ner)
+        doc.spans["chunks"] = chunk_spans(doc, [c[4] for _, c in rows])
+        if sent_id is not None:
+            doc.user_data[SENT_ID_KEY] = sent_id
+        yield doc
+
+
+def _repair_inside(tags: list[str], i: int) -> str:
+    """An I- tag after a dropped type's tag (or O) starts its own entity: I-X -> B-X."""
+    tag = tags[i]
+    if tag.startswith("I-") and (i == 0 or tags[i - 1][2:] != tag[2:]):
+        return "B-" + tag[2:]
+    return tag
