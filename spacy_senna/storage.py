@@ -24,8 +24,7 @@ STORAGE_ATTR = "storage_dtype"
 
 def state_bytes(net: torch.nn.Module, storage_dtype: str) -> bytes:
     """`net`'s state dict as `torch.save` bytes, large float32 tensors as `storage_dtype`."""
-    if storage_dtype not in STORAGE_DTYPES:
-        raise ValueError(f"storage_dtype must be one of {STORAGE_DTYPES}, got {storage_dtype!r}")
+    _check_dtype(storage_dtype)
     state = net.state_dict()
     if storage_dtype == "float16":
         state = {
@@ -42,8 +41,7 @@ def state_bytes(net: torch.nn.Module, storage_dtype: str) -> bytes:
 def set_storage_dtype(nlp: Language, storage_dtype: str) -> List[str]:
     """Save every senna component of `nlp` with `storage_dtype` from now on; returns
     the names of the components changed."""
-    if storage_dtype not in STORAGE_DTYPES:
-        raise ValueError(f"storage_dtype must be one of {STORAGE_DTYPES}, got {storage_dtype!r}")
+    _check_dtype(storage_dtype)
     changed = []
     for name, component in nlp.pipeline:
         model = getattr(component, "model", None)
@@ -51,3 +49,8 @@ def set_storage_dtype(nlp: Language, storage_dtype: str) -> List[str]:
             model.attrs[STORAGE_ATTR] = storage_dtype
             changed.append(name)
     return changed
+
+
+def _check_dtype(storage_dtype: str) -> None:
+    if storage_dtype not in STORAGE_DTYPES:
+        raise ValueError(f"storage_dtype must be one of {STORAGE_DTYPES}, got {storage_dtype!r}")

@@ -31,6 +31,14 @@ class WhitespaceTokenizer:
             yield self(text)
 
 
+def is_pipeline(name: str) -> bool:
+    """Whether `name` is a pipeline directory (with a config.cfg) or an installed package."""
+    path = Path(name)
+    if path.exists():
+        return path.is_dir() and (path / "config.cfg").is_file()
+    return spacy.util.is_package(name)
+
+
 def check_pipeline(name: str) -> None:
     """Raise a clear error unless `name` is a pipeline directory or an installed package."""
     path = Path(name)

@@ -10,11 +10,9 @@ import tempfile
 from pathlib import Path
 from typing import List, Tuple
 
-import spacy
-
 from ..annotate import AnnotateSettings, annotate
 from ..annotate.formats import FORMATS
-from ..annotate.loading import SENTENCES
+from ..annotate.loading import SENTENCES, is_pipeline
 from ..annotate.records import DOC_UNITS, ENCODING_ERRORS
 from ..annotate.settings import BACKENDS, INPUT_FORMATS
 from ..bundled import BUNDLED_NAME
@@ -176,16 +174,10 @@ def run(args: argparse.Namespace) -> None:
 def pipeline_and_inputs(pipeline: str | None, positionals: List[str]) -> Tuple[str, List[str]]:
     """The pipeline and the inputs of `annotate [PIPELINE] [INPUT...]`: the first positional
     is the pipeline when it names one and --pipeline is not given; no input means stdin."""
-    if pipeline is None and positionals and _names_pipeline(positionals[0]):
-        pipeline, positionals = positionals[0], positionals[1:]
+    first = positionals[0] if positionals else None
+    if pipeline is None and first is not None and (first == BUNDLED_NAME or is_pipeline(first)):
+        pipeline, positionals = first, positionals[1:]
     return pipeline or BUNDLED_NAME, positionals or ["-"]
-
-
-def _names_pipeline(name: str) -> bool:
-    path = Path(name)
-    if path.exists():
-        return path.is_dir() and (path / "config.cfg").is_file()
-    return name == BUNDLED_NAME or spacy.util.is_package(name)
 
 
 def _annotate_to_stdout(pipeline: str, inputs: List[str], settings: AnnotateSettings):

@@ -39,9 +39,7 @@ def read_propbank_ewt(path: Path, vocab: Vocab) -> Iterator[Doc]:
         doc = make_doc(vocab, [c[1] for _, c in rows], tags=[c[2] for _, c in rows])
         doc.spans["chunks"] = chunk_spans(doc, [c[3] for _, c in rows])
         add_frames(doc, path, rows, predicate_column=4, word_column=1)
-        if sent_id is not None:
-            doc.user_data[SENT_ID_KEY] = sent_id
-        yield doc
+        yield _with_sent_id(doc, sent_id)
 
 
 #: the entity types of Universal NER; the pre-release's OTH (about MISC) is left out, as
@@ -61,13 +59,9 @@ def read_uner(path: Path, vocab: Vocab) -> Iterator[Doc]:
                 )
             check_iob(path, lineno, columns[2], "NER")
         check_ids(path, rows)
-        tags = [c[2] if c[2][2:] in UNER_TYPES else "O" for _, c in rows]
-        tags = [_repair_inside(tags, i) for i in range(len(tags))]
         doc = make_doc(vocab, [c[1] for _, c in rows])
-        doc.ents = chunk_spans(doc, tags)
-        if sent_id is not None:
-            doc.user_data[SENT_ID_KEY] = sent_id
-        yield doc
+        doc.ents = chunk_spans(doc, _uner_tags([c[2] for _, c in rows]))
+        yield _with_sent_id(doc, sent_id)
 
 
 def read_gum_open(path: Path, vocab: Vocab) -> Iterator[Doc]:
@@ -80,19 +74,23 @@ def read_gum_open(path: Path, vocab: Vocab) -> Iterator[Doc]:
             check_iob(path, lineno, columns[3], "NER")
             check_iob(path, lineno, columns[4], "CHUNK")
         check_ids(path, rows)
-        ner = [c[3] if c[3][2:] in UNER_TYPES else "O" for _, c in rows]
-        ner = [_repair_inside(ner, i) for i in range(len(ner))]
         doc = make_doc(vocab, [c[1] for _, c in rows], tags=[c[2] for _, c in rows])
-        doc.ents = chunk_spans(doc, ner)
+        doc.ents = chunk_spans(doc, _uner_tags([c[3] for _, c in rows]))
         doc.spans["chunks"] = chunk_spans(doc, [c[4] for _, c in rows])
-        if sent_id is not None:
-            doc.user_data[SENT_ID_KEY] = sent_id
-        yield doc
+        yield _with_sent_id(doc, sent_id)
 
 
-def _repair_inside(tags: list[str], i: int) -> str:
-    """An I- tag after a dropped type's tag (or O) starts its own entity: I-X -> B-X."""
-    tag = tags[i]
-    if tag.startswith("I-") and (i == 0 or tags[i - 1][2:] != tag[2:]):
-        return "B-" + tag[2:]
-    return tag
+def _uner_tags(tags: list[str]) -> list[str]:
+    """IOB2 tags with every type but UNER_TYPES set to O; an I- tag that no longer follows
+    its own type (it followed a dropped one, or O) starts its entity: I-X -> B-X."""
+    kept = [tag if tag[2:] in UNER_TYPES else "O" for tag in tags]
+    return [
+        "B-" + tag[2:] if tag.startswith("I-") and (i == 0 or kept[i - 1][2:] != tag[2:]) else tag
+        for i, tag in enumerate(kept)
+    ]
+
+
+def _with_sent_id(doc: Doc, sent_id: str | None) -> Doc:
+    if sent_id is not None:
+        doc.user_data[SENT_ID_KEY] = sent_id
+    return doc

@@ -52,13 +52,17 @@ def evaluate(
         results["ner"] = {k: scores[k] for k in ("ents_p", "ents_r", "ents_f")}
         if other is not None:
             results["ner_other"] = _evaluate(nlp, _examples(nlp, other))["ents_f"]
-    if "senna_chunker" in names:
-        scores = _evaluate(nlp, _examples(nlp, ewt_test))
-        results["chunk"] = {k: v for k, v in scores.items() if k.startswith("spans_chunks_")}
-    if "senna_srl" in names:
+    if names & {"senna_chunker", "senna_srl"}:
+        # one pass over the test sentences serves the chunks and SRL on found predicates
         examples = _examples(nlp, ewt_test)
         docs = nlp.pipe(eg.predicted for eg in examples)
         annotated = [Example(doc, eg.reference) for doc, eg in zip(docs, examples)]
+    if "senna_chunker" in names:
+        scores = nlp.get_pipe("senna_chunker").score(annotated)
+        results["chunk"] = {
+            k: scores[k] for k in ("spans_chunks_p", "spans_chunks_r", "spans_chunks_f")
+        }
+    if "senna_srl" in names:
         predicted = score_srl(annotated, count_unmatched_frames=True)
         given = _evaluate(nlp, _examples(nlp, ewt_test, ["srl_predicates"]))
         results["srl_predicted_predicates"] = {k: predicted[k] for k in ("srl_p", "srl_r", "srl_f")}
