@@ -12,10 +12,12 @@ setup(
             "senna_chunker = spacy_senna.pipeline.chunker:make_senna_chunker",
             "senna_ner = spacy_senna.pipeline.ner:make_senna_ner",
             "senna_srl = spacy_senna.pipeline.srl:make_senna_srl",
+            "senna_words = spacy_senna.pipeline.words:make_senna_words",
         ],
         "spacy_architectures": [
             "spacy-senna.WindowTagger.v1 = spacy_senna.models:build_window_tagger",
             "spacy-senna.SentenceTagger.v1 = spacy_senna.models:build_sentence_tagger",
+            "spacy-senna.WordTable.v1 = spacy_senna.word_table:build_word_table",
         ],
         "spacy_scorers": [
             "spacy-senna.spans_scorer.v1 = spacy_senna.scoring.scorers:make_spans_scorer",
@@ -32,6 +34,7 @@ setup(
             "spacy-senna.GazetteerFeature.v1 = spacy_senna.gazetteer:gazetteer_feature",
             "spacy-senna.CharFeature.v1 = spacy_senna.features:char_feature",
             "spacy-senna.SpanTagFeature.v1 = spacy_senna.features:span_tag_feature",
+            "spacy-senna.SharedWords.v1 = spacy_senna.features:shared_words_feature",
         ],
         "spacy_callbacks": [
             "spacy-senna.release_memory.v1 = spacy_senna.release_memory:make_release_memory",

@@ -5,11 +5,11 @@ scorers; installed entry points make `spacy train` and `spacy.load` find them wi
 `--code`.
 """
 
-from . import features, gazetteer, models, readers, release_memory, scoring  # noqa: F401
+from . import features, gazetteer, models, readers, release_memory, scoring, word_table  # noqa: F401
 from .about import __version__
 from .frames import SrlFrame, srl_frames
 from .layers.crf import CRF
-from .pipeline import SennaChunker, SennaNER, SennaSRL, SennaTagger, SennaWarning
+from .pipeline import SennaChunker, SennaNER, SennaSRL, SennaTagger, SennaWarning, SennaWords
 from .render import render_frames
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "SennaSRL",
     "SennaTagger",
     "SennaWarning",
+    "SennaWords",
     "SrlFrame",
     "srl_frames",
     "render_frames",

@@ -222,6 +222,7 @@ def _build_net(
         dropout=model.attrs["dropout_rate"],
         initial_tables=featurizer.initial_tables() if with_initial_tables else None,
         char_cnns=featurizer.char_cnns,
+        shared=featurizer.shared_lookup,
     )
     criterion = build_criterion(
         model.attrs["criterion"],

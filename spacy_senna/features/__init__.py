@@ -7,7 +7,8 @@ feature (not in SENNA) is the exception: its columns are a word's character ids,
 one character CNN embeds together.
 
 The features live in `base` (word forms, the `Feature` interface), `tokens` (one lookup
-table each), `chars` (the character CNN's input) and `featurizer` (a component's set);
+table each), `chars` (the character CNN's input), `shared` (a senna_words table read by several
+components) and `featurizer` (a component's set);
 this module registers their config functions.
 """
 
@@ -17,6 +18,7 @@ from ..lexicon import PADDING, UNKNOWN
 from .base import CAPS_VALUES, Feature, caps_value, normalize_word
 from .chars import WORD_MARKS, CharFeature
 from .featurizer import Featurizer
+from .shared import ANY_UPSTREAM, SharedWordsFeature
 from .tokens import AttrFeature, CapsFeature, SpanTagFeature, SuffixFeature, WordFeature
 
 
@@ -71,6 +73,16 @@ def span_tag_feature(spans_key: str = "pt0", width: int = 5) -> Feature:
     return SpanTagFeature(spans_key, width)
 
 
+@registry.misc("spacy-senna.SharedWords.v1")
+def shared_words_feature(upstream: str = ANY_UPSTREAM) -> Feature:
+    """The lookup tables of a `senna_words` component earlier in the pipeline, shared
+    with the other components that read them (paper §5; not a table of this model's).
+
+    upstream (str): the senna_words component's name, or "*" for the nearest one.
+    """
+    return SharedWordsFeature(upstream)
+
+
 @registry.misc("spacy-senna.AttrFeature.v1")
 def attr_feature(attr: str = "tag_", width: int = 5) -> Feature:
     """A token attribute as a feature (cascades). attr (str): e.g. "tag_". width (int)."""
@@ -92,10 +104,12 @@ __all__ = [
     "SpanTagFeature",
     "CharFeature",
     "Featurizer",
+    "SharedWordsFeature",
     "word_feature",
     "caps_feature",
     "suffix_feature",
     "char_feature",
     "span_tag_feature",
     "attr_feature",
+    "shared_words_feature",
 ]

@@ -1,14 +1,16 @@
 """A component's features together: a doc -> the id columns its network embeds."""
 
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 import numpy
 from spacy.attrs import ORTH
 from spacy.tokens import Doc
+from torch import nn
 
 from ..layers.char_cnn import CharCNNSpec
 from .base import Feature
 from .chars import CharFeature
+from .shared import SharedWordsFeature
 
 
 class Featurizer:
@@ -17,7 +19,8 @@ class Featurizer:
     A feature given as None is left out: `word = null` in a config's [model.features]
     drops a component's default word feature. The columns of the features with one
     lookup table per column come first, in declaration order, then those of the
-    character features (one CNN each).
+    character features (one CNN each), then those of a shared word table (at most one
+    `SharedWordsFeature`: the upstream senna_words component's columns).
     """
 
     def __init__(self, features: Dict[str, Optional[Feature]]):
@@ -32,9 +35,14 @@ class Featurizer:
                     "leave a default feature out."
                 )
         self.features = features
-        self._tabled = [f for f in self.features.values() if not isinstance(f, CharFeature)]
-        self._chars = [f for f in self.features.values() if isinstance(f, CharFeature)]
-        self._all_context_free = all(f.context_free for f in self.features.values())
+        shared = [f for f in features.values() if isinstance(f, SharedWordsFeature)]
+        if len(shared) > 1:
+            raise ValueError("A senna model reads at most one shared word table.")
+        self.shared: Optional[SharedWordsFeature] = shared[0] if shared else None
+        own = [f for f in features.values() if f is not self.shared]
+        self._tabled = [f for f in own if not isinstance(f, CharFeature)]
+        self._chars = [f for f in own if isinstance(f, CharFeature)]
+        self._all_context_free = all(f.context_free for f in own)
         self._free = [f for f in self._tabled if f.context_free] + self._chars
         # orth -> ids of every context-free feature, in column order
         self._cache: Dict[int, tuple] = {}
@@ -53,6 +61,11 @@ class Featurizer:
     def char_cnns(self) -> List[CharCNNSpec]:
         """The character CNN of each character feature, for the columns after the tables."""
         return [f.cnn_spec() for f in self._chars]
+
+    @property
+    def shared_lookup(self) -> Optional[Callable[[], nn.Module]]:
+        """The shared word table's torch lookup (a callable), for the last columns."""
+        return self.shared.lookup() if self.shared is not None else None
 
     def fit(self, docs: List[Doc], vocab=None) -> None:
         for feature in self.features.values():
@@ -74,6 +87,14 @@ class Featurizer:
         """
         if not len(doc):
             return numpy.zeros((0, self.n_columns), dtype="int64")
+        own = self._extract_own(doc, train)
+        if self.shared is None:
+            return own
+        return numpy.concatenate([own, self.shared.extract(doc, train)], axis=1)
+
+    def _extract_own(self, doc: Doc, train: bool) -> numpy.ndarray:
+        if not self._tabled and not self._chars:
+            return numpy.zeros((len(doc), 0), dtype="int64")
         cache = self._cache
         orths = doc.to_array(ORTH).tolist()
         rows = [cache.get(orth) or self._cache_miss(orth, doc) for orth in orths]

@@ -1,7 +1,7 @@
 """Lookup tables (paper §3.2, eq. 2): one embedding table per discrete feature column,
 and a character CNN per character feature."""
 
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy
 import torch
@@ -21,6 +21,9 @@ class FeatureLookup(nn.Module):
     :param table_sizes: rows of each table (PADDING = 0 and UNKNOWN = 1 included).
     :param widths: embedding width of each table.
     :param char_cnns: the character CNNs after the tables (none in SENNA's models).
+    :param shared: returns another `FeatureLookup` (a shared word table, paper §5) that
+        embeds the last columns. It is called at each use and is not a submodule: its
+        parameters are saved and updated by their owner, gradients accumulate there.
 
     *Shape:* ids ``(..., n_columns)`` -> ``(..., width)``; the networks pass
     flat rows ``(n_rows, n_columns)`` (every sentence of a batch laid end to end)
@@ -33,6 +36,7 @@ class FeatureLookup(nn.Module):
         widths: Sequence[int],
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
         char_cnns: Sequence[CharCNNSpec] = (),
+        shared: Optional[Callable[[], "FeatureLookup"]] = None,
     ):
         super().__init__()
         if len(table_sizes) != len(widths):
@@ -47,11 +51,18 @@ class FeatureLookup(nn.Module):
                 with torch.no_grad():
                     table.weight[known] = rows[known]
         self.chars = nn.ModuleList(CharCNN(spec) for spec in char_cnns)
-        self.n_columns = len(self.tables) + sum(cnn.n_columns for cnn in self.chars)
+        self.own_columns = len(self.tables) + sum(cnn.n_columns for cnn in self.chars)
+        self.shared = shared
+
+    @property
+    def n_columns(self) -> int:
+        shared = self.shared() if self.shared is not None else None
+        return self.own_columns + (shared.n_columns if shared is not None else 0)
 
     @property
     def width(self) -> int:
-        return sum(t.embedding_dim for t in self.tables) + sum(c.width for c in self.chars)
+        own = sum(t.embedding_dim for t in self.tables) + sum(c.width for c in self.chars)
+        return own + (self.shared().width if self.shared is not None else 0)
 
     def forward(self, ids: Tensor) -> Tensor:
         if ids.shape[-1] != self.n_columns:
@@ -63,4 +74,6 @@ class FeatureLookup(nn.Module):
         for cnn in self.chars:
             parts.append(cnn(ids[..., col : col + cnn.n_columns]))
             col += cnn.n_columns
+        if self.shared is not None:
+            parts.append(self.shared()(ids[..., col:]))
         return torch.cat(parts, dim=-1)

@@ -16,7 +16,7 @@ row blocks cut to their own longest row, and the layers after it see real words 
 """
 
 import math
-from typing import Optional, Sequence, Tuple
+from typing import Callable, Optional, Sequence, Tuple
 
 import numpy
 import torch
@@ -168,6 +168,7 @@ class SentenceNetwork(nn.Module):
     :param max_distance: distances are clipped to +-max_distance (SENNA clips; value ours).
     :param max_block_elements: bound on the (rows, T, units) block of the max.
     :param char_cnns: character CNNs after the lookup tables (see FeatureLookup).
+    :param shared: a shared word table's lookup (senna_words) after those.
 
     *Shape:* flat ids ``(n_rows, K)``, sentence index ``(S, T)``, row sentence ``(R,)``,
     row predicate ``(R,)``, row lengths ``(R,)`` -> scores ``(R, T, n_tags)``
@@ -187,6 +188,7 @@ class SentenceNetwork(nn.Module):
         dropout: float = 0.0,
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
         char_cnns: Sequence[CharCNNSpec] = (),
+        shared: Optional[Callable[[], FeatureLookup]] = None,
         max_block_elements: int = 1 << 22,
     ):
         super().__init__()
@@ -199,6 +201,7 @@ class SentenceNetwork(nn.Module):
             widths=widths,
             initial_tables=initial_tables,
             char_cnns=char_cnns,
+            shared=shared,
         )
         self.half_window = window_size // 2
         self.max_distance = max_distance

@@ -1,6 +1,6 @@
 """SENNA's window approach network (paper §3.3.1, Figure 1) with its sequence criterion."""
 
-from typing import Optional, Sequence, Tuple
+from typing import Callable, Optional, Sequence, Tuple
 
 import numpy
 import torch
@@ -20,7 +20,8 @@ class WindowNetwork(nn.Module):
     `window_size // 2` PADDING rows (paper Remark 1), so the window's first Linear layer
     is one 1-D convolution over the whole batch with no compute spent on batch padding.
     `index` then gathers each token's scores into a padded (B, T, n_tags) tensor.
-    `char_cnns` add character CNNs after the lookup tables (see FeatureLookup).
+    `char_cnns` add character CNNs after the lookup tables, and `shared` a shared word
+    table's lookup (senna_words) after those (see FeatureLookup).
     With `doc_context` the output layer also reads, for each token, the mean hidden layer
     of its other occurrences (`context`, see `document_context`); in training each token's
     context is zeroed with probability `context_dropout`, as if the word occurred once,
@@ -44,6 +45,7 @@ class WindowNetwork(nn.Module):
         dropout: float = 0.0,
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
         char_cnns: Sequence[CharCNNSpec] = (),
+        shared: Optional[Callable[[], FeatureLookup]] = None,
         doc_context: bool = False,
         context_dropout: float = 0.0,
         lstm_width: int = 0,
@@ -56,6 +58,7 @@ class WindowNetwork(nn.Module):
             widths=widths,
             initial_tables=initial_tables,
             char_cnns=char_cnns,
+            shared=shared,
         )
         self.half_window = window_size // 2
         self.lstm = SentenceLSTM(self.lookup.width, lstm_width) if lstm_width else None

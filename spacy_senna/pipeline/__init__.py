@@ -5,6 +5,7 @@ from .ner import SennaNER, make_senna_ner
 from .sequence_labeler import SennaWarning
 from .srl import SennaSRL, make_senna_srl
 from .tagger import SennaTagger, make_senna_tagger
+from .words import SennaWords, make_senna_words
 
 __all__ = [
     "SennaChunker",
@@ -12,8 +13,10 @@ __all__ = [
     "SennaSRL",
     "SennaTagger",
     "SennaWarning",
+    "SennaWords",
     "make_senna_chunker",
     "make_senna_ner",
     "make_senna_srl",
     "make_senna_tagger",
+    "make_senna_words",
 ]

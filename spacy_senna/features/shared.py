@@ -1,0 +1,98 @@
+"""The shared word table as a feature: a component reads a `senna_words` component's
+lookup tables (paper §5: tasks trained jointly share their word lookup table).
+
+The feature owns no table. Its id columns are the upstream featurizer's, and the
+network embeds them with the upstream's `FeatureLookup`, which it holds by reference
+and never as a submodule. So the table is saved once, by `senna_words`, and every
+component's gradient lands in the same parameters, which `senna_words` applies in its
+`finish_update`. spaCy links a `SharedWordsFeature` to its upstream when the pipeline is
+built or loaded (`SennaWords.find_listeners`), as it links a tok2vec's listeners.
+"""
+
+from functools import partial
+from typing import TYPE_CHECKING, Callable, List, Optional
+
+import numpy
+from spacy.tokens import Doc
+from thinc.api import Model
+from torch import nn
+
+from .base import Feature
+
+if TYPE_CHECKING:
+    from .featurizer import Featurizer
+
+#: the upstream name that matches any senna_words component before the listener
+ANY_UPSTREAM = "*"
+
+
+class SharedWordsFeature(Feature):
+    """The per-token features of an upstream `senna_words` component (linked by spaCy)."""
+
+    context_free = False
+
+    def __init__(self, upstream: str = ANY_UPSTREAM):
+        super().__init__([])
+        self.upstream = upstream
+        self._table: Optional[Model] = None
+
+    def link(self, table: Model) -> None:
+        """Read the lookup tables of `table` (a senna_words model)."""
+        self._table = table
+
+    @property
+    def is_linked(self) -> bool:
+        return self._table is not None
+
+    def _upstream_featurizer(self) -> "Featurizer":
+        if self._table is None:
+            name = "a senna_words" if self.upstream == ANY_UPSTREAM else f"'{self.upstream}'"
+            raise ValueError(
+                f"A component reads the shared word table of {name} component, but none "
+                "comes before it in the pipeline: add one first, e.g. "
+                "nlp.add_pipe('senna_words', first=True), or give the component its own "
+                "word feature instead of spacy-senna.SharedWords.v1."
+            )
+        return self._table.attrs["featurizer"]
+
+    @property
+    def n_columns(self) -> int:
+        return self._upstream_featurizer().n_columns
+
+    @property
+    def table_sizes(self) -> List[int]:
+        return []
+
+    def fit(self, docs, vocab=None) -> None:
+        """Nothing to fit (senna_words fits the dictionaries); checks the link."""
+        self._upstream_featurizer()
+
+    def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
+        return self._upstream_featurizer().extract(doc, train)
+
+    def lookup(self) -> Callable[[], nn.Module]:
+        """A callable that returns the upstream's torch lookup (resolved when called, so
+        a network built before the upstream loads its weights sees the loaded ones)."""
+        self._upstream_featurizer()
+        return partial(upstream_lookup, self._table)
+
+    def to_dict(self) -> dict:
+        return {"upstream": self.upstream}
+
+    def from_dict(self, data: dict) -> None:
+        self.upstream = data.get("upstream", self.upstream)
+
+    def __deepcopy__(self, memo: dict) -> "SharedWordsFeature":
+        # a copy is unlinked: spaCy links it again in the pipeline that holds it
+        return SharedWordsFeature(self.upstream)
+
+
+def upstream_lookup(table: Model) -> nn.Module:
+    """The torch `FeatureLookup` of a senna_words model."""
+    lookup = table.shims[0]._model if table.shims else None
+    if lookup is None or isinstance(lookup, nn.Identity):
+        raise ValueError(
+            "The senna_words component is not initialized: initialize the pipeline "
+            "(nlp.initialize) or load a trained one before its listeners run."
+        )
+    return lookup

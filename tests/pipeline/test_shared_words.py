@@ -1,0 +1,166 @@
+"""senna_words: components trained jointly on one shared word table (paper §5)."""
+
+from pathlib import Path
+
+import pytest
+import spacy
+import torch
+from spacy.lang.en import English
+from spacy.util import fix_random_seed, load_config, make_tempdir
+
+import spacy_senna  # noqa: F401
+from spacy_senna.models import get_net
+from spacy_senna.readers import copy_inputs
+
+SHARED = {
+    "features": {"word": None, "caps": None, "shared": {"@misc": "spacy-senna.SharedWords.v1"}}
+}
+JOINT_CONFIG = Path(__file__).resolve().parents[2] / "configs" / "open" / "joint.cfg"
+
+
+def table_of(nlp):
+    return nlp.get_pipe("senna_words").model.shims[0]._model
+
+
+def joint_pipeline():
+    nlp = English()
+    nlp.add_pipe("senna_words")
+    nlp.add_pipe("senna_tagger", config={"model": SHARED})
+    nlp.add_pipe("senna_ner", config={"model": SHARED})
+    return nlp
+
+
+@pytest.fixture(scope="module")
+def joint(span_examples):
+    """(nlp, losses per step, word table before training) of senna_words + senna_tagger
+    + senna_ner, both components reading the shared table only, trained together."""
+    fix_random_seed(0)
+    nlp = joint_pipeline()
+    examples = span_examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    before = table_of(nlp).tables[0].weight.detach().clone()
+    losses = []
+    for _ in range(60):
+        step = {}
+        nlp.update(examples, sgd=optimizer, losses=step)
+        losses.append(step)
+    return nlp, losses, before
+
+
+def test_components_trained_jointly_overfit_a_tiny_set(joint, span_sentences):
+    nlp, losses, _ = joint
+    for name in ("senna_tagger", "senna_ner"):
+        assert losses[-1][name] < 0.05 * losses[0][name]
+    for text, tags, ents, _ in span_sentences:
+        doc = nlp(text)
+        assert [t.tag_ for t in doc] == tags
+        assert [(e.start, e.end, e.label_) for e in doc.ents] == ents
+
+
+def test_the_table_is_one_set_of_parameters_that_both_components_train(joint):
+    nlp, _, before = joint
+    table = table_of(nlp)
+    assert nlp.get_pipe("senna_words").listening_components == ["senna_tagger", "senna_ner"]
+    assert not torch.equal(table.tables[0].weight, before)
+    shared = {id(p) for p in table.parameters()}
+    for name in ("senna_tagger", "senna_ner"):
+        net = get_net(nlp.get_pipe(name).model)
+        assert net.emission_net.lookup.shared() is table
+        assert not shared & {id(p) for p in net.parameters()}  # saved and updated once
+
+
+def test_each_listener_adds_its_gradient_to_the_table(span_examples):
+    nlp = joint_pipeline()
+    examples = span_examples(nlp)
+    nlp.initialize(lambda: examples)
+    weight = table_of(nlp).tables[0].weight
+
+    def gradient(*names):
+        weight.grad = None
+        for name in names:
+            nlp.get_pipe(name).update(examples)  # no sgd: the gradient stays in the table
+        return weight.grad.clone()
+
+    tagger, ner = gradient("senna_tagger"), gradient("senna_ner")
+    assert tagger.abs().sum() > 0 and ner.abs().sum() > 0
+    assert torch.allclose(gradient("senna_tagger", "senna_ner"), tagger + ner, atol=1e-6)
+
+
+def test_save_load_gives_identical_output_and_pipe_equals_call(joint, span_sentences):
+    nlp, _, _ = joint
+    texts = [text for text, *_ in span_sentences]
+    with make_tempdir() as path:
+        nlp.to_disk(path)
+        loaded = spacy.load(path)
+    assert loaded.get_pipe("senna_words").listening_components == ["senna_tagger", "senna_ner"]
+    for doc, piped, again in zip(map(nlp, texts), loaded.pipe(texts), map(loaded, texts)):
+        assert [t.tag_ for t in doc] == [t.tag_ for t in piped] == [t.tag_ for t in again]
+        assert [(e.start, e.end, e.label_) for e in doc.ents] == [
+            (e.start, e.end, e.label_) for e in piped.ents
+        ]
+    assert torch.equal(table_of(loaded).tables[0].weight, table_of(nlp).tables[0].weight)
+
+
+def test_a_listener_without_senna_words_before_it_is_a_clear_error(span_examples):
+    nlp = English()
+    nlp.add_pipe("senna_tagger", config={"model": SHARED})
+    nlp.add_pipe("senna_words")  # after the tagger: it cannot be read
+    examples = span_examples(nlp)
+    with pytest.raises(ValueError, match="senna_words.*before it"):
+        nlp.initialize(lambda: examples)
+
+
+def test_a_named_upstream_links_only_that_table(span_examples):
+    nlp = English()
+    nlp.add_pipe("senna_words", name="words_a")
+    nlp.add_pipe("senna_words", name="words_b")
+    shared = {
+        "features": {
+            "word": None,
+            "caps": None,
+            "shared": {"@misc": "spacy-senna.SharedWords.v1", "upstream": "words_a"},
+        }
+    }
+    nlp.add_pipe("senna_tagger", config={"model": shared})
+    assert nlp.get_pipe("words_a").listening_components == ["senna_tagger"]
+    assert nlp.get_pipe("words_b").listening_components == []
+
+
+def test_srl_and_a_chunker_read_the_shared_table(srl_reference_doc, span_examples):
+    from .test_srl import make_examples
+
+    nlp = English()
+    nlp.add_pipe("senna_words")
+    nlp.add_pipe("senna_srl", config={"model": SHARED})
+    examples = make_examples(nlp, srl_reference_doc)
+    optimizer = nlp.initialize(lambda: examples)
+    first = last = None
+    for _ in range(30):
+        losses = {}
+        nlp.update(examples, sgd=optimizer, losses=losses)
+        first = first if first is not None else losses["senna_srl"]
+        last = losses["senna_srl"]
+    assert last < 0.2 * first
+
+    chunks = English()
+    chunks.add_pipe("senna_words")
+    chunks.add_pipe(
+        "senna_chunker",
+        config={
+            "model": {
+                "features": {**SHARED["features"], "pos": {"@misc": "spacy-senna.AttrFeature.v1"}}
+            }
+        },
+    )
+    examples = span_examples(chunks)
+    for eg in examples:
+        copy_inputs(eg, ["tag_"])
+    chunks.initialize(lambda: examples)
+    assert chunks.get_pipe("senna_words").listening_components == ["senna_chunker"]
+
+
+def test_the_joint_config_builds_its_shared_pipeline():
+    config = load_config(JOINT_CONFIG, overrides={"paths.train": "t", "paths.dev": "d"})
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    assert nlp.pipe_names == ["senna_words", "senna_tagger", "senna_chunker", "senna_ner"]
+    assert nlp.get_pipe("senna_words").listening_components == nlp.pipe_names[1:]
