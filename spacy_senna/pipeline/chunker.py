@@ -34,6 +34,7 @@ width = 5
         "model": DEFAULT_CHUNKER_MODEL,
         "spans_key": "chunks",
         "kbest": 1,
+        "span_scores": True,
         "scorer": {"@scorers": "spacy-senna.spans_scorer.v1"},
     },
     default_score_weights={"spans_chunks_f": 1.0, "spans_chunks_p": 0.0, "spans_chunks_r": 0.0},
@@ -45,6 +46,7 @@ def make_senna_chunker(
     spans_key: str,
     kbest: int,
     scorer: Optional[Callable],
+    span_scores: bool = True,
 ) -> "SennaChunker":
     """SENNA chunker (paper Table 14: word, caps, POS) writing `doc.spans[spans_key]`.
 
@@ -52,9 +54,19 @@ def make_senna_chunker(
         training data, or a preceding senna_tagger at run time).
     spans_key (str): the span group to learn from and write to ("chunks"; "pt0" for PT0).
     kbest (int): also keep the next k-1 analyses as `doc.spans[f"{spans_key}_{rank}"]`.
+    span_scores (bool): give each span its CRF probability (`attrs["scores"]` of the span
+        group); false skips the forward-backward pass behind them (a faster component).
     scorer (Optional[Callable]): span P/R/F with conlleval semantics (`spans_<key>_f`).
     """
-    return SennaChunker(nlp.vocab, model, name, spans_key=spans_key, kbest=kbest, scorer=scorer)
+    return SennaChunker(
+        nlp.vocab,
+        model,
+        name,
+        spans_key=spans_key,
+        kbest=kbest,
+        span_scores=span_scores,
+        scorer=scorer,
+    )
 
 
 class SennaChunker(DocSpanLabeler):
@@ -68,9 +80,18 @@ class SennaChunker(DocSpanLabeler):
         *,
         spans_key: str = "chunks",
         kbest: int = 1,
+        span_scores: bool = True,
         scorer: Optional[Callable] = None,
     ) -> None:
-        super().__init__(vocab, model, name, scorer=scorer, kbest=kbest, spans_key=spans_key)
+        super().__init__(
+            vocab,
+            model,
+            name,
+            scorer=scorer,
+            kbest=kbest,
+            span_scores=span_scores,
+            spans_key=spans_key,
+        )
 
     @property
     def kbest_prefix(self) -> str:

@@ -25,6 +25,7 @@ DEFAULT_NER_MODEL = default_model_config("")
         "overwrite": False,
         "scores_key": "senna_ents",
         "kbest": 1,
+        "span_scores": True,
         "scorer": {"@scorers": "spacy.ner_scorer.v1"},
     },
     default_score_weights={"ents_f": 1.0, "ents_p": 0.0, "ents_r": 0.0, "ents_per_type": None},
@@ -37,6 +38,7 @@ def make_senna_ner(
     scores_key: str,
     kbest: int,
     scorer: Optional[Callable],
+    span_scores: bool = True,
 ) -> "SennaNER":
     """SENNA named-entity recogniser (paper Table 14: word, caps, gazetteer) -> doc.ents.
 
@@ -46,6 +48,8 @@ def make_senna_ner(
     scores_key (str): span group holding the predicted entities with their CRF
         probabilities in `attrs["scores"]` (doc.ents cannot carry scores).
     kbest (int): also keep the next k-1 analyses as `doc.spans[f"{scores_key}_{rank}"]`.
+    span_scores (bool): give each span its CRF probability (`attrs["scores"]` of the span
+        group); false skips the forward-backward pass behind them (a faster component).
     scorer (Optional[Callable]): entity P/R/F (`ents_f`, `ents_per_type`).
     """
     return SennaNER(
@@ -55,6 +59,7 @@ def make_senna_ner(
         overwrite=overwrite,
         scores_key=scores_key,
         kbest=kbest,
+        span_scores=span_scores,
         scorer=scorer,
     )
 
@@ -71,6 +76,7 @@ class SennaNER(DocSpanLabeler):
         overwrite: bool = False,
         scores_key: str = "senna_ents",
         kbest: int = 1,
+        span_scores: bool = True,
         scorer: Optional[Callable] = None,
     ) -> None:
         super().__init__(
@@ -79,6 +85,7 @@ class SennaNER(DocSpanLabeler):
             name,
             scorer=scorer,
             kbest=kbest,
+            span_scores=span_scores,
             overwrite=overwrite,
             scores_key=scores_key,
         )

@@ -3,8 +3,9 @@
 The chunker, the NER and SRL components label non-overlapping typed spans through
 BILUO tags (SENNA's IOBES with spaCy's letters), decoded under the scheme's hard
 constraints so every output is a valid set of spans. Each span carries the CRF
-probability of exactly that labelled span; with `kbest > 1` the next-best analyses of
-every row are kept too.
+probability of exactly that labelled span (unless `span_scores` is off: the
+forward-backward pass behind them is a fifth of a chunker's or ner's time); with
+`kbest > 1` the next-best analyses of every row are kept too.
 """
 
 import warnings
@@ -43,11 +44,14 @@ class SpanLabeler(SequenceLabeler):
         *,
         scorer: Optional[Callable] = None,
         kbest: int = 1,
+        span_scores: bool = True,
         **cfg,
     ) -> None:
         if kbest < 1:
             raise ValueError(f"[{name}] kbest must be >= 1, got {kbest}")
         super().__init__(vocab, model, name, scorer=scorer, kbest=kbest, **cfg)
+        # a run-time switch from the config, not saved in cfg (from_disk would restore it)
+        self.span_scores = span_scores
 
     @property
     def tag_names(self) -> List[str]:
@@ -70,15 +74,20 @@ class SpanLabeler(SequenceLabeler):
                 biluo_to_chunks([tags[t] for t in paths[row, rank, :n].tolist() if t >= 0])
                 for row, n in enumerate(lengths.tolist())
             ]
-            probs = span_probabilities(crf, scores.emissions, lengths, chunks, self.tag_index)
+            if self.span_scores:
+                probs = span_probabilities(crf, scores.emissions, lengths, chunks, self.tag_index)
+            else:
+                probs = [numpy.full(len(c), numpy.nan, dtype="float32") for c in chunks]
             per_rank.append(list(zip(chunks, probs)))
         return [list(analyses) for analyses in zip(*per_rank)]
 
     def span_group(self, doc: Doc, chunks: List[Chunk], probs: numpy.ndarray) -> SpanGroup:
-        """A span group of `chunks` with their probabilities in `attrs["scores"]`."""
+        """A span group of `chunks` with their probabilities in `attrs["scores"]` (none
+        with `span_scores` off)."""
         spans = [Span(doc, start, end, label=label) for label, start, end in chunks]
         group = SpanGroup(doc, spans=spans)
-        group.attrs["scores"] = numpy.asarray(probs, dtype="float32")
+        if self.span_scores:
+            group.attrs["scores"] = numpy.asarray(probs, dtype="float32")
         return group
 
 

@@ -18,6 +18,21 @@ def test_ner_overfits_and_reports_probabilities(ner, span_sentences):
         assert len(scores) == len(ents) and numpy.all((scores > 0.5) & (scores <= 1.0))
 
 
+def test_span_scores_off_gives_the_same_entities_without_probabilities(ner, span_sentences):
+    nlp, _ = ner
+    with make_tempdir() as d:
+        nlp.to_disk(d)
+        fast = spacy.load(d, config={"components": {"senna_ner": {"span_scores": False}}})
+    assert fast.get_pipe("senna_ner").span_scores is False
+    for text, *_ in span_sentences:
+        doc, fast_doc = nlp(text), fast(text)
+        assert [(e.start, e.end, e.label_) for e in fast_doc.ents] == [
+            (e.start, e.end, e.label_) for e in doc.ents
+        ]
+        assert list(fast_doc.spans["senna_ents"]) == list(fast_doc.ents)
+        assert "scores" not in fast_doc.spans["senna_ents"].attrs
+
+
 def test_save_load_and_pipe_equal_call(ner, span_sentences):
     nlp, _ = ner
     texts = [s[0] for s in span_sentences] + ["", "Paris John", "Berlin " * 40]
