@@ -164,3 +164,13 @@ def test_the_joint_config_builds_its_shared_pipeline():
     nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
     assert nlp.pipe_names == ["senna_words", "senna_tagger", "senna_chunker", "senna_ner"]
     assert nlp.get_pipe("senna_words").listening_components == nlp.pipe_names[1:]
+    own = {
+        name: set(nlp.get_pipe(name).model.attrs["featurizer"].features)
+        for name in nlp.pipe_names[1:]
+    }
+    # the factories' default word and caps tables are left out: one word table in all
+    assert own == {
+        "senna_tagger": {"shared", "suffix"},
+        "senna_chunker": {"shared", "pos"},
+        "senna_ner": {"shared"},
+    }
