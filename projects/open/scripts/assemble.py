@@ -1,12 +1,14 @@
-"""Assemble en_senna from the separately trained components of projects/open.
+"""Assemble en_senna from the trained pipelines of projects/open.
 
-    python scripts/assemble.py TAGGER CHUNKER NER SRL OUTPUT_DIR [--metrics FILE...]
+    python scripts/assemble.py PIPELINE... OUTPUT_DIR [--metrics FILE...]
         [--card MODEL_CARD.md] [--storage float16]
 
-A sentencizer first (raw text holds several sentences), then the four senna components
-taken from their trained pipelines. The LM vectors are left out (each component keeps the
-rows of its own word table), the weights are stored as float16 unless told otherwise, and
-the model card and scores go into meta.json and README.md.
+A sentencizer first (raw text holds several sentences), then every senna component of
+each trained pipeline, in order: TAGGER CHUNKER NER SRL (trained separately) or JOINT SRL
+(senna_words and the tagger, chunker and ner that share its word table, then the srl).
+The LM vectors are left out (the word tables keep their rows), the weights are stored as
+float16 unless told otherwise, and the model card and scores go into meta.json and
+README.md.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ SOURCES = [
     "Universal NER English-EWT (Mayhew et al. 2024, CC BY-SA 4.0): PER, LOC, ORG",
     "English Wikipedia text, 2015 dump (CC BY-SA 3.0): the language model behind the word tables",
 ]
-COMPONENTS = ("senna_tagger", "senna_chunker", "senna_ner", "senna_srl")
+COMPONENTS = ("senna_words", "senna_tagger", "senna_chunker", "senna_ner", "senna_srl")
 
 
 def assemble(
@@ -37,8 +39,17 @@ def assemble(
 ) -> None:
     nlp = spacy.blank("en")
     nlp.add_pipe("sentencizer")
-    for name, path in zip(COMPONENTS, sources):
-        nlp.add_pipe(name, source=spacy.load(path))
+    for path in sources:
+        trained = spacy.load(path)
+        for name in trained.pipe_names:
+            if name in nlp.pipe_names:
+                raise SystemExit(f"✘ {name} is in more than one of the pipelines {sources}")
+            if name not in COMPONENTS:
+                raise SystemExit(f"✘ {path} has {name}, not one of {COMPONENTS}")
+            nlp.add_pipe(name, source=trained)
+    missing = set(COMPONENTS) - {"senna_words"} - set(nlp.pipe_names)
+    if missing:
+        raise SystemExit(f"✘ no pipeline has {sorted(missing)}")
     set_storage_dtype(nlp, storage)
     nlp.meta.update(
         {
@@ -73,13 +84,20 @@ def assemble(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("sources", nargs=4, metavar="PIPELINE", help="tagger chunker ner srl")
-    parser.add_argument("output", type=Path)
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PIPELINE",
+        help="tagger chunker ner srl, or joint srl; then OUTPUT_DIR",
+    )
     parser.add_argument("--metrics", type=Path, nargs="*", default=[])
     parser.add_argument("--card", type=Path)
     parser.add_argument("--storage", choices=STORAGE_DTYPES, default="float16")
     args = parser.parse_args()
-    assemble(args.sources, args.output, args.metrics, args.card, args.storage)
+    if len(args.paths) < 2:
+        parser.error("give the trained pipelines and then the output folder")
+    *sources, output = args.paths
+    assemble(sources, Path(output), args.metrics, args.card, args.storage)
 
 
 if __name__ == "__main__":
