@@ -1,5 +1,6 @@
 """projects/open: the EWT join that gives every component the same sentences, and the
-project file naming only scripts and configs that exist."""
+project file naming only scripts and configs that exist, and the empty frames for verbs
+without one."""
 
 import re
 import subprocess
@@ -7,7 +8,7 @@ import sys
 from pathlib import Path
 
 import srsly
-from spacy.tokens import DocBin
+from spacy.tokens import Doc, DocBin, Span
 from spacy.vocab import Vocab
 
 PROJECT = Path(__file__).resolve().parent.parent / "projects" / "open"
@@ -54,3 +55,25 @@ def test_project_names_existing_scripts_and_configs():
             for path in re.findall(r"(?:scripts|\.\./\.\./configs|\.\./\.\./benchmarks)/\S+", line):
                 path = path.rstrip("\"'")
                 assert (PROJECT / path).is_file(), (command["name"], path)
+
+
+def test_every_verb_without_a_frame_gets_an_empty_one(tmp_path):
+    vocab = Vocab()
+    doc = Doc(vocab, words=["Ann", "has", "slept", "and", "is", "tired"])
+    for token, tag in zip(doc, ["NNP", "VBZ", "VBN", "CC", "VBZ", "JJ"]):
+        token.tag_ = tag
+    doc.spans["srl_predicates"] = [Span(doc, 2, 3, label="sleep.01")]
+    doc.spans["srl:2"] = [Span(doc, 0, 1, label="A0"), Span(doc, 2, 3, label="V")]
+    source, out = tmp_path / "in.spacy", tmp_path / "out" / "train.spacy"
+    DocBin(docs=[doc], store_user_data=True).to_disk(source)
+    script = PROJECT / "scripts" / "add_verb_predicates.py"
+    result = subprocess.run(
+        [sys.executable, str(script), str(source), str(out)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert "1 PropBank frames and 2 empty ones" in result.stdout
+    (got,) = DocBin().from_disk(out).get_docs(Vocab())
+    assert [s.start for s in got.spans["srl_predicates"]] == [1, 2, 4]
+    assert [(s.text, s.label_) for s in got.spans["srl:2"]] == [("Ann", "A0"), ("slept", "V")]
+    for i in (1, 4):
+        assert [(s.start, s.label_) for s in got.spans[f"srl:{i}"]] == [(i, "V")]
