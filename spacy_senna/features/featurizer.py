@@ -44,12 +44,8 @@ class Featurizer:
         self._chars = [f for f in own if isinstance(f, CharFeature)]
         self._all_context_free = all(f.context_free for f in own)
         self._free = [f for f in self._tabled if f.context_free] + self._chars
-        # orth -> ids of every context-free feature, in column order (then the shared
-        # table's, when all of those are context-free)
+        # orth -> ids of every context-free feature, in column order
         self._cache: Dict[int, tuple] = {}
-        #: bumped whenever the dictionaries change, so a listener's cache can follow
-        self.version = 0
-        self._upstream_version: Optional[int] = None
 
     @property
     def widths(self) -> List[int]:
@@ -75,7 +71,6 @@ class Featurizer:
         for feature in self.features.values():
             feature.fit(docs, vocab)
         self._cache.clear()
-        self.version += 1
 
     def initial_tables(self) -> List[Optional[numpy.ndarray]]:
         return [f.initial_table(col) for f in self._tabled for col in range(f.n_columns)]
@@ -84,29 +79,27 @@ class Featurizer:
     def n_columns(self) -> int:
         return sum(f.n_columns for f in self.features.values())
 
-    @property
-    def caches_all(self) -> bool:
-        """Whether every column's ids depend on the token text alone (one cache)."""
-        return self._all_context_free and self.shared is None
-
     def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
         """(len(doc), n_columns) int64 ids of one doc (`train`: ids for an update).
 
         The ids of all context-free features are cached together per orth, so a token
-        costs one dict lookup (the hot path of every component); a shared table's ids
-        join them when its features are all context-free.
+        costs one dict lookup (the hot path of every component).
         """
         if not len(doc):
             return numpy.zeros((0, self.n_columns), dtype="int64")
-        shared_cached = self._shared_in_cache()
-        if self._free or shared_cached:
-            cache = self._cache
-            orths = doc.to_array(ORTH).tolist()
-            rows = [cache.get(o) or self._cache_miss(o, doc, shared_cached) for o in orths]
-            free = numpy.array(rows, dtype="int64").reshape(len(doc), -1)
-        else:
-            free = numpy.zeros((len(doc), 0), dtype="int64")
-        if self._all_context_free and (self.shared is None or shared_cached):
+        own = self._extract_own(doc, train)
+        if self.shared is None:
+            return own
+        return numpy.concatenate([own, self.shared.extract(doc, train)], axis=1)
+
+    def _extract_own(self, doc: Doc, train: bool) -> numpy.ndarray:
+        if not self._tabled and not self._chars:
+            return numpy.zeros((len(doc), 0), dtype="int64")
+        cache = self._cache
+        orths = doc.to_array(ORTH).tolist()
+        rows = [cache.get(orth) or self._cache_miss(orth, doc) for orth in orths]
+        free = numpy.array(rows, dtype="int64").reshape(len(doc), -1)
+        if self._all_context_free:
             return free
         blocks, col = [], 0
         for feature in self._tabled:
@@ -115,31 +108,13 @@ class Featurizer:
                 col += feature.n_columns
             else:
                 blocks.append(feature.extract(doc, train))
-        blocks.append(free[:, col:])  # the character features' columns, then a cached table's
-        if self.shared is not None and not shared_cached:
-            blocks.append(self.shared.extract(doc, train))
+        if self._chars:
+            blocks.append(free[:, col:])  # the character features' columns
         return numpy.concatenate(blocks, axis=1)
 
-    def _shared_in_cache(self) -> bool:
-        """Whether the shared table's ids go into this featurizer's cache; the cache is
-        emptied when the shared table's dictionaries have changed since it was filled."""
-        if self.shared is None:
-            return False
-        upstream = self.shared.upstream_featurizer()
-        if upstream.version != self._upstream_version:
-            self._cache.clear()
-            self._upstream_version = upstream.version
-        return upstream.caches_all
-
-    def cached_ids(self, orth: int, doc: Doc) -> tuple:
-        """The ids of the token text `orth` (a featurizer whose features all cache)."""
-        return self._cache.get(orth) or self._cache_miss(orth, doc, False)
-
-    def _cache_miss(self, orth: int, doc: Doc, shared_cached: bool) -> tuple:
+    def _cache_miss(self, orth: int, doc: Doc) -> tuple:
         text = doc.vocab.strings[orth]
         ids = tuple(i for f in self._free for i in f.text_ids(text))
-        if shared_cached:
-            ids += self.shared.upstream_featurizer().cached_ids(orth, doc)
         self._cache[orth] = ids
         return ids
 
@@ -148,7 +123,6 @@ class Featurizer:
 
     def from_dict(self, data: dict) -> None:
         self._cache.clear()
-        self.version += 1
         missing = set(self.features) - set(data)
         if missing:
             raise ValueError(

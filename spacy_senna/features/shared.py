@@ -44,8 +44,7 @@ class SharedWordsFeature(Feature):
     def is_linked(self) -> bool:
         return self._table is not None
 
-    def upstream_featurizer(self) -> "Featurizer":
-        """The linked senna_words model's featurizer (an error naming the fix if unlinked)."""
+    def _upstream_featurizer(self) -> "Featurizer":
         if self._table is None:
             name = "a senna_words" if self.upstream == ANY_UPSTREAM else f"'{self.upstream}'"
             raise ValueError(
@@ -58,7 +57,7 @@ class SharedWordsFeature(Feature):
 
     @property
     def n_columns(self) -> int:
-        return self.upstream_featurizer().n_columns
+        return self._upstream_featurizer().n_columns
 
     @property
     def table_sizes(self) -> List[int]:
@@ -66,15 +65,15 @@ class SharedWordsFeature(Feature):
 
     def fit(self, docs, vocab=None) -> None:
         """Nothing to fit (senna_words fits the dictionaries); checks the link."""
-        self.upstream_featurizer()
+        self._upstream_featurizer()
 
     def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
-        return self.upstream_featurizer().extract(doc, train)
+        return self._upstream_featurizer().extract(doc, train)
 
     def lookup(self) -> Callable[[], nn.Module]:
         """A callable that returns the upstream's torch lookup (resolved when called, so
         a network built before the upstream loads its weights sees the loaded ones)."""
-        self.upstream_featurizer()
+        self._upstream_featurizer()
         return partial(upstream_lookup, self._table)
 
     def to_dict(self) -> dict:

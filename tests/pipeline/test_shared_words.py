@@ -174,23 +174,3 @@ def test_the_joint_config_builds_its_shared_pipeline():
         "senna_chunker": {"shared", "pos"},
         "senna_ner": {"shared"},
     }
-
-
-def test_a_listener_caches_the_shared_ids_and_follows_the_tables_dictionaries(joint):
-    nlp, _, _ = joint
-    tagger = nlp.get_pipe("senna_tagger").model.attrs["featurizer"]
-    words = nlp.get_pipe("senna_words").model.attrs["featurizer"]
-    doc = nlp.make_doc("John Smith visited Paris today")
-    shared_columns = words.n_columns
-    ids = tagger.extract(doc)
-    assert (ids[:, -shared_columns:] == words.extract(doc)).all()
-    suffix = tagger.features["suffix"]
-    assert ids[:, :-shared_columns].tolist() == [suffix.text_ids(t.text) for t in doc]
-    state = words.to_dict()
-    try:
-        words.fit([nlp.make_doc("today today Paris Paris")])  # new words: other ids
-        assert (tagger.extract(doc)[:, -shared_columns:] == words.extract(doc)).all()
-        assert not (tagger.extract(doc) == ids).all()
-    finally:
-        words.from_dict(state)
-    assert (tagger.extract(doc) == ids).all()
