@@ -173,16 +173,45 @@ def _senna_model(
             "constrain_training": constrain_training,
             "tag_constraints": None,
             "dropout_rate": 0.0,
-            "format": MODEL_FORMAT,
-            "senna_version": __version__,
-            STORAGE_ATTR: "float32",
         },
     )
+    return add_torch_shim(
+        model, partial(_build_net, build_emission_net=build_emission_net, with_initial_tables=False)
+    )
+
+
+def add_torch_shim(model: Model, rebuild: Callable[[Model], torch.nn.Module]) -> Model:
+    """Give a senna Thinc model its PyTorch shim and the attrs it is saved with.
+
+    The shim holds a placeholder until the model's `init` builds the network. Its weights
+    are saved in the model's storage dtype; loading checks the saved format, builds the
+    network again with `rebuild(model)` (the attrs are restored by then) and reads the
+    weights into it, or keeps the placeholder for a model saved before initialize.
+    """
+    model.attrs.update(
+        {"format": MODEL_FORMAT, "senna_version": __version__, STORAGE_ATTR: "float32"}
+    )
+
+    def serialize(net: torch.nn.Module) -> bytes:
+        return state_bytes(net, model.attrs.get(STORAGE_ATTR, "float32"))
+
+    def deserialize(_: torch.nn.Module, state: bytes, device: torch.device) -> torch.nn.Module:
+        if model.attrs["format"] != MODEL_FORMAT:
+            raise ValueError(
+                f"This pipeline was saved by spacy-senna {model.attrs['senna_version']} "
+                f"(model format {model.attrs['format']}); this spacy-senna ({__version__}) "
+                f"reads format {MODEL_FORMAT}. Retrain it or install the matching version."
+            )
+        weights = torch.load(BytesIO(state), map_location=device)
+        if not weights:  # saved before initialize: nothing to rebuild
+            return torch.nn.Identity()
+        net = rebuild(model)
+        net.load_state_dict(weights)
+        return net.to(device)
+
     model.shims.append(
         SennaPyTorchShim(
-            torch.nn.Identity(),
-            serialize_model=_serializer(model),
-            deserialize_model=_deserializer(model, build_emission_net),
+            torch.nn.Identity(), serialize_model=serialize, deserialize_model=deserialize
         )
     )
     return model
@@ -207,7 +236,7 @@ def _sentence_network(model: Model, **common: Any) -> torch.nn.Module:
 
 
 def _build_net(
-    model: Model, build_emission_net: Callable, with_initial_tables: bool
+    model: Model, *, build_emission_net: Callable, with_initial_tables: bool
 ) -> SequenceTaggerNet:
     """The torch network of a senna model: emission network + criterion."""
     featurizer: Featurizer = model.attrs["featurizer"]
@@ -239,32 +268,10 @@ def init(
     """Build the torch network; the featurizer must already be fitted (component does it)."""
     if not model.has_dim("nO"):
         raise ValueError("The senna model needs its number of tags (nO) before initialize.")
-    model.shims[0]._model = _build_net(model, build_emission_net, with_initial_tables=True)
+    model.shims[0]._model = _build_net(
+        model, build_emission_net=build_emission_net, with_initial_tables=True
+    )
     return model
-
-
-def _serializer(model: Model) -> Callable:
-    def serialize(net: torch.nn.Module) -> bytes:
-        return state_bytes(net, model.attrs.get(STORAGE_ATTR, "float32"))
-
-    return serialize
-
-
-def _deserializer(model: Model, build_emission_net: Callable) -> Callable:
-    def deserialize(_: torch.nn.Module, state_bytes: bytes, device: torch.device):
-        if model.attrs["format"] != MODEL_FORMAT:
-            raise ValueError(
-                f"This pipeline was saved by spacy-senna {model.attrs['senna_version']} "
-                f"(model format {model.attrs['format']}); this spacy-senna ({__version__}) "
-                f"reads format {MODEL_FORMAT}. Retrain it or install the matching version."
-            )
-        if not model.has_dim("nO"):  # saved before initialize: nothing to rebuild
-            return torch.nn.Identity()
-        net = _build_net(model, build_emission_net, with_initial_tables=False)
-        net.load_state_dict(torch.load(BytesIO(state_bytes), map_location=device))
-        return net.to(device)
-
-    return deserialize
 
 
 def get_net(model: Model) -> SequenceTaggerNet:

@@ -7,20 +7,16 @@ its own: each listening component's network calls the lookup on its own windows,
 their gradients accumulate in these parameters until `senna_words` applies them.
 """
 
-from io import BytesIO
+from functools import partial
 from typing import Any, Dict, List
 
-import torch
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import Model
 
-from .about import __version__
 from .features import Featurizer
 from .layers.lookup import FeatureLookup
-from .models import MODEL_FORMAT
-from .shim import SennaPyTorchShim
-from .storage import STORAGE_ATTR, state_bytes
+from .models import add_torch_shim
 
 
 @registry.architectures("spacy-senna.WordTable.v1")
@@ -32,24 +28,9 @@ def build_word_table(features: Dict[str, Any]) -> Model[List[Doc], List[Doc]]:
         the LM vectors), caps (5) and a character CNN; null leaves one out.
     """
     model: Model = Model(
-        "senna_word_table",
-        _forward,
-        init=_init,
-        attrs={
-            "featurizer": Featurizer(features),
-            "format": MODEL_FORMAT,
-            "senna_version": __version__,
-            STORAGE_ATTR: "float32",
-        },
+        "senna_word_table", _forward, init=_init, attrs={"featurizer": Featurizer(features)}
     )
-    model.shims.append(
-        SennaPyTorchShim(
-            torch.nn.Identity(),
-            serialize_model=lambda lookup: state_bytes(lookup, model.attrs[STORAGE_ATTR]),
-            deserialize_model=_deserializer(model),
-        )
-    )
-    return model
+    return add_torch_shim(model, partial(_lookup, with_initial_tables=False))
 
 
 def _forward(model: Model, docs: List[Doc], is_train: bool):
@@ -71,21 +52,3 @@ def _init(model: Model, X=None, Y=None) -> Model:
     """Build the lookup tables; the featurizer must already be fitted (senna_words does it)."""
     model.shims[0]._model = _lookup(model, with_initial_tables=True)
     return model
-
-
-def _deserializer(model: Model):
-    def deserialize(_: torch.nn.Module, state: bytes, device: torch.device) -> torch.nn.Module:
-        if model.attrs["format"] != MODEL_FORMAT:
-            raise ValueError(
-                f"This pipeline's senna_words was saved by spacy-senna "
-                f"{model.attrs['senna_version']} (model format {model.attrs['format']}); "
-                f"this spacy-senna ({__version__}) reads format {MODEL_FORMAT}."
-            )
-        weights = torch.load(BytesIO(state), map_location=device)
-        if not weights:  # saved before initialize: nothing to rebuild
-            return torch.nn.Identity()
-        lookup = _lookup(model, with_initial_tables=False)
-        lookup.load_state_dict(weights)
-        return lookup.to(device)
-
-    return deserialize

@@ -1,9 +1,13 @@
-"""The senna models' PyTorch shim: parameter averages are used and restored, and optimizer
-steps write into the parameters in place."""
+"""The senna models' PyTorch shim: parameter averages are used and restored, optimizer
+steps write into the parameters in place, and loading keeps an uninitialized model's
+placeholder and refuses another model format."""
 
 import numpy
+import pytest
+import spacy
 import torch
 from spacy.lang.en import English
+from spacy.util import make_tempdir
 
 import spacy_senna  # noqa: F401
 from spacy_senna.models import get_net
@@ -62,3 +66,18 @@ def test_updates_do_not_accumulate_tensors(tagger_examples):
     for name, param in net.named_parameters():
         if param.requires_grad:
             assert not torch.equal(param.detach(), before[name]), f"{name} was not updated"
+
+
+def test_a_pipeline_saved_before_initialize_loads_and_one_from_another_format_is_refused():
+    nlp = English()
+    nlp.add_pipe("senna_words")
+    nlp.add_pipe("senna_tagger")
+    with make_tempdir() as path:
+        nlp.to_disk(path)
+        loaded = spacy.load(path)  # nothing to rebuild: the placeholders stay
+    for name in loaded.pipe_names:
+        assert isinstance(loaded.get_pipe(name).model.shims[0]._model, torch.nn.Identity)
+    model = loaded.get_pipe("senna_words").model
+    model.attrs["format"] = 0
+    with pytest.raises(ValueError, match="model format 0"):
+        model.from_bytes(model.to_bytes())
