@@ -40,10 +40,6 @@ class SharedWordsFeature(Feature):
         """Read the lookup tables of `table` (a senna_words model)."""
         self._table = table
 
-    @property
-    def is_linked(self) -> bool:
-        return self._table is not None
-
     def _upstream_featurizer(self) -> "Featurizer":
         if self._table is None:
             name = "a senna_words" if self.upstream == ANY_UPSTREAM else f"'{self.upstream}'"

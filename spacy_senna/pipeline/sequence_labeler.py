@@ -16,7 +16,6 @@ model config is in `defaults`, rows in `rows`.
 
 import warnings
 from abc import abstractmethod
-from functools import partial
 from itertools import islice
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -34,7 +33,7 @@ from ..annotations import TOKEN_ANNOTATIONS
 from ..models import Sequences, get_net, sequence_bounds
 from ..threads import torch_threads
 from .defaults import WORD_CAPS_FEATURES, default_model_config
-from .rows import Row, rows_per_doc, same_tokens
+from .rows import Row, initialize_examples, rows_per_doc, same_tokens
 from .whitespace import example_words_only, words_only
 
 __all__ = [
@@ -396,10 +395,7 @@ class SequenceLabeler(TrainablePipe):
             100 training examples.
         """
         validate_get_examples(get_examples, f"{type(self).__name__}.initialize")
-        if corpus is not None:
-            if nlp is None:
-                raise ValueError(f"[{self.name}] initialize: reading a corpus needs `nlp`.")
-            get_examples = partial(corpus, nlp)
+        get_examples = initialize_examples(self.name, get_examples, nlp, corpus)
         # only the gold docs are kept: the predicted copies go as they come
         references = [eg.reference for eg in get_examples()]
         for label in labels if labels is not None else self.labels_from_references(references):

@@ -19,23 +19,14 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer
 
 from ..features.shared import ANY_UPSTREAM, SharedWordsFeature
+from .defaults import WORD_CAPS_FEATURES
+from .rows import initialize_examples
 
 DEFAULT_WORDS_MODEL = Config().from_str(
-    """
+    f"""
 [model]
 @architectures = "spacy-senna.WordTable.v1"
-
-[model.features]
-
-[model.features.word]
-@misc = "spacy-senna.WordFeature.v1"
-width = 50
-max_size = 100000
-min_freq = 2
-
-[model.features.caps]
-@misc = "spacy-senna.CapsFeature.v1"
-width = 5
+{WORD_CAPS_FEATURES}
 """
 )["model"]
 
@@ -145,13 +136,8 @@ class SennaWords(TrainablePipe):
             the other senna components, for a streamed training corpus).
         """
         validate_get_examples(get_examples, "SennaWords.initialize")
-        if corpus is not None:
-            if nlp is None:
-                raise ValueError(f"[{self.name}] initialize: reading a corpus needs `nlp`.")
-            examples = corpus(nlp)
-        else:
-            examples = get_examples()
-        references = [eg.reference for eg in examples]
+        get_examples = initialize_examples(self.name, get_examples, nlp, corpus)
+        references = [eg.reference for eg in get_examples()]
         vocab = nlp.vocab if nlp is not None else self.vocab
         self.model.attrs["featurizer"].fit(references, vocab)
         del references
