@@ -95,10 +95,7 @@ class Featurizer:
     def _extract_own(self, doc: Doc, train: bool) -> numpy.ndarray:
         if not self._tabled and not self._chars:
             return numpy.zeros((len(doc), 0), dtype="int64")
-        cache = self._cache
-        orths = doc.to_array(ORTH).tolist()
-        rows = [cache.get(orth) or self._cache_miss(orth, doc) for orth in orths]
-        free = numpy.array(rows, dtype="int64").reshape(len(doc), -1)
+        free = self._extract_free(doc)
         if self._all_context_free:
             return free
         blocks, col = [], 0
@@ -111,6 +108,15 @@ class Featurizer:
         if self._chars:
             blocks.append(free[:, col:])  # the character features' columns
         return numpy.concatenate(blocks, axis=1)
+
+    def _extract_free(self, doc: Doc) -> numpy.ndarray:
+        """The columns of every context-free feature, one cached tuple per orth."""
+        if not self._free:
+            return numpy.zeros((len(doc), 0), dtype="int64")
+        cache = self._cache
+        orths = doc.to_array(ORTH).tolist()
+        rows = [cache.get(orth) or self._cache_miss(orth, doc) for orth in orths]
+        return numpy.array(rows, dtype="int64").reshape(len(doc), -1)
 
     def _cache_miss(self, orth: int, doc: Doc) -> tuple:
         text = doc.vocab.strings[orth]
