@@ -1,7 +1,8 @@
 """Thinc wrapping of the torch networks: docs -> (emissions, lengths) per sequence.
 
 A sequence is a sentence (window network: POS, CHUNK, NER) or a (sentence, predicate)
-pair (sentence network: SRL, whose input is a list of (doc, predicate indices) pairs).
+pair (sentence network or predicate BiLSTM: SRL, whose input is a list of (doc, predicate
+indices) pairs).
 The registered architectures build a Thinc `Model` whose single PyTorch shim holds the
 whole network, criterion (CRF) included, so one optimizer step and one serialized blob
 cover every parameter. The torch module is built in `initialize`, once the feature
@@ -24,6 +25,7 @@ from thinc.model import deserialize_attr, serialize_attr
 
 from .about import __version__
 from .features import Featurizer
+from .layers.predicate_lstm import PredicateLSTMNetwork
 from .layers.sentence import SentenceNetwork
 from .layers.tagger_net import SequenceTaggerNet, build_criterion
 from .layers.window import WindowNetwork, flatten_windows
@@ -145,6 +147,52 @@ def build_sentence_tagger(
     )
 
 
+@registry.architectures("spacy-senna.PredicateBiLSTM.v1")
+def build_predicate_bilstm(
+    features: Dict[str, Any],
+    window_size: int = 3,
+    lstm_width: int = 100,
+    lstm_depth: int = 2,
+    hidden_width: int = 0,
+    distance_width: int = 5,
+    max_distance: int = 30,
+    criterion: str = "sll",
+    constrain_training: bool = False,
+    nO: Optional[int] = None,
+) -> Model[List[Tuple[Doc, List[int]]], "Sequences"]:
+    """Not in SENNA: a stack of BiLSTMs over each (sentence, predicate) row, for SRL (the
+    deep BiLSTM-CRF of Zhou & Xu 2015); a drop-in for spacy-senna.SentenceTagger.v1.
+
+    features (Dict[str, Feature]): named discrete word features, as for the sentence
+        network (word, caps, chars, SENNA's PT0 segments ...).
+    window_size (int): words of predicate context every word reads (odd; Zhou & Xu's
+        ctx-p), centred on the predicate.
+    lstm_width (int): units per direction of each BiLSTM layer.
+    lstm_depth (int): BiLSTM layers (dropout between them: [training] dropout).
+    hidden_width (int): a HardTanh layer before the output; 0 = none.
+    distance_width (int): width of the distance-to-predicate lookup table.
+    max_distance (int): distances are clipped to +-max_distance.
+    criterion (str): "sll" (CRF per predicate) or "wll".
+    constrain_training (bool): apply the tag scheme's constraints in training too.
+    nO (Optional[int]): number of tags; inferred from the component's labels.
+    """
+    return _senna_model(
+        "senna_predicate_bilstm",
+        forward_sentences,
+        _predicate_lstm_network,
+        features,
+        nO,
+        criterion=criterion,
+        constrain_training=constrain_training,
+        window_size=window_size,
+        hidden_width=hidden_width,
+        lstm_width=lstm_width,
+        lstm_depth=lstm_depth,
+        distance_width=distance_width,
+        max_distance=max_distance,
+    )
+
+
 def _senna_model(
     name: str,
     forward_fn: Callable,
@@ -229,6 +277,16 @@ def _window_network(model: Model, **common: Any) -> torch.nn.Module:
 def _sentence_network(model: Model, **common: Any) -> torch.nn.Module:
     return SentenceNetwork(
         conv_width=model.attrs["conv_width"],
+        distance_width=model.attrs["distance_width"],
+        max_distance=model.attrs["max_distance"],
+        **common,
+    )
+
+
+def _predicate_lstm_network(model: Model, **common: Any) -> torch.nn.Module:
+    return PredicateLSTMNetwork(
+        lstm_width=model.attrs["lstm_width"],
+        lstm_depth=model.attrs["lstm_depth"],
         distance_width=model.attrs["distance_width"],
         max_distance=model.attrs["max_distance"],
         **common,

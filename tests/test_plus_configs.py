@@ -1,6 +1,7 @@
-"""configs/plus/: each is its faithful config plus the character feature, and builds,
-initializes (word table from `paths.vectors`), updates and tags on a tiny fixture;
-`spacy train` runs ner-plus.cfg for a few steps (slow)."""
+"""configs/plus/: each is its faithful config plus the character feature (srl-plus also
+swaps the network for the predicate BiLSTM), and builds, initializes (word table from
+`paths.vectors`), updates and tags on a tiny fixture; `spacy train` runs ner-plus.cfg for a
+few steps (slow)."""
 
 import subprocess
 import sys
@@ -10,7 +11,8 @@ import numpy
 import pytest
 import spacy
 from spacy.lang.en import English
-from spacy.tokens import DocBin
+from spacy.tokens import Doc, DocBin, Span
+from spacy.training import Example
 from spacy.util import load_config
 
 import spacy_senna  # noqa: F401
@@ -142,3 +144,43 @@ def test_spacy_train_runs_the_ner_plus_config(tmp_path, vectors_dir, span_exampl
     assert features["chars"]["@misc"] == "spacy-senna.CharFeature.v1"
     doc = loaded("Mary saw John Smith in Paris")
     assert "senna_ents" in doc.spans
+
+
+def test_srl_plus_is_srl_pt0_with_the_bilstm_characters_and_dropout():
+    config = load_config(CONFIGS / "plus" / "srl-plus.cfg")
+    reference = load_config(CONFIGS / "srl-pt0.cfg")
+    model = config["components"]["senna_srl"]["model"]
+    faithful_model = reference["components"]["senna_srl"]["model"]
+    assert model["@architectures"] == "spacy-senna.PredicateBiLSTM.v1"
+    assert model["features"].pop("chars")["@misc"] == "spacy-senna.CharFeature.v1"
+    assert model["features"] == faithful_model["features"]
+    assert config["training"].pop("dropout") == 0.2 and reference["training"].pop("dropout") == 0
+    del config["components"]["senna_srl"]["model"], reference["components"]["senna_srl"]["model"]
+    assert config == reference
+
+
+def test_srl_plus_builds_initializes_and_labels(vectors_dir, tmp_path, srl_reference_doc):
+    overrides = {"paths.vectors": str(vectors_dir)}
+    overrides.update({"paths.train": str(tmp_path / "train"), "paths.dev": str(tmp_path / "dev")})
+    config = load_config(CONFIGS / "plus" / "srl-plus.cfg", overrides)
+    config["initialize"]["components"] = {}  # no training corpus to read: the examples below
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True)
+    words, tags = (
+        "John saw the green cat in Paris".split(),
+        ["NNP", "VBD", "DT", "JJ", "NN", "IN", "NNP"],
+    )
+    frames = {1: [("A0", 0, 1), ("V", 1, 2), ("A1", 2, 5), ("AM-LOC", 5, 7)]}
+    reference = srl_reference_doc(nlp.vocab, words, tags, frames)
+    reference.spans["pt0"] = [Span(reference, 0, 1, "NP"), Span(reference, 2, 5, "NP")]
+    example = Example(Doc(nlp.vocab, words=words), reference)
+    copy_inputs(example, [], ["srl_predicates", "pt0"])
+    optimizer = nlp.initialize(lambda: [example])
+    net = get_net(nlp.get_pipe("senna_srl").model).emission_net
+    word = nlp.get_pipe("senna_srl").model.attrs["featurizer"].features["word"].lexicons[0]
+    assert numpy.allclose(net.lookup.tables[0].weight.detach().numpy()[word.get("paris")], VECTOR)
+    assert len(net.layers) == 2 and len(net.lookup.chars) == 1
+    losses = {}
+    nlp.update([example], sgd=optimizer, losses=losses)
+    assert losses["senna_srl"] > 0
+    doc = nlp(example.predicted.copy())
+    assert [frame.predicate.i for frame in doc._.srl_frames] == [1]

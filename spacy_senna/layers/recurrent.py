@@ -26,12 +26,7 @@ class SentenceLSTM(nn.Module):
             raise ValueError(f"The LSTM's width must be positive, got {width}")
         self.width = width
         self.lstm = nn.LSTM(input_width, width, batch_first=True, bidirectional=True)
-        for name, bias in self.lstm.named_parameters():
-            if name.startswith("bias_ih"):
-                nn.init.zeros_(bias)
-                nn.init.ones_(bias.data[width : 2 * width])  # gate order: input, forget, ...
-            elif name.startswith("bias_hh"):
-                nn.init.zeros_(bias)
+        start_forget_gates_open(self.lstm)
 
     def forward(self, rows: Tensor, token_rows: Tensor, lengths: Tensor) -> Tensor:
         batch, time = token_rows.shape
@@ -44,3 +39,14 @@ class SentenceLSTM(nn.Module):
         is_token = lengths_mask(lengths.to(rows.device), time)
         out = rows.new_zeros(rows.shape[0], 2 * self.width)
         return out.index_put((token_rows[is_token],), states[is_token])
+
+
+def start_forget_gates_open(lstm: nn.LSTM) -> None:
+    """Forget-gate biases 1, every other bias 0 (Jozefowicz et al. 2015)."""
+    width = lstm.hidden_size
+    for name, bias in lstm.named_parameters():
+        if name.startswith("bias_ih"):
+            nn.init.zeros_(bias)
+            nn.init.ones_(bias.data[width : 2 * width])  # gate order: input, forget, ...
+        elif name.startswith("bias_hh"):
+            nn.init.zeros_(bias)

@@ -254,8 +254,14 @@ class SequenceLabeler(TrainablePipe):
         # the sentence network's max holds about eighteen float32 (rows, length,
         # conv_width) tensors' worth (running maxima with their int64 positions, shifted
         # copies: measured on WSJ 24), the span probabilities about ten float64
-        # (rows, length, tags) ones
-        width = attrs["hidden_width"] + 18 * attrs.get("conv_width", 0) + 20 * n_tags
+        # (rows, length, tags) ones; a predicate BiLSTM layer about ten (rows, length,
+        # lstm_width) ones (both directions' states and gates)
+        width = (
+            attrs["hidden_width"]
+            + 18 * attrs.get("conv_width", 0)
+            + 10 * attrs.get("lstm_depth", 0) * attrs.get("lstm_width", 0)
+            + 20 * n_tags
+        )
         return length * width + n_tags**2
 
     def input_batches(self, docs: List[Doc]) -> Iterator[List[Tuple[int, Any]]]:

@@ -51,12 +51,31 @@ def input_doc(nlp, words, predicates):
     return doc
 
 
-@pytest.fixture(scope="module")
-def trained(srl_reference_doc):
+#: senna_srl's model configs: SENNA's sentence network (the default) and the predicate BiLSTM
+#: (learning rate 0.01 instead of Adam's default 0.001: it fits the three sentences slower)
+LEARN_RATES = {"sentence": 0.001, "bilstm": 0.01}
+MODELS = {
+    "sentence": {},
+    "bilstm": {
+        "model": {
+            "@architectures": "spacy-senna.PredicateBiLSTM.v1",
+            "lstm_width": 16,
+            "features": {
+                "word": {"@misc": "spacy-senna.WordFeature.v1"},
+                "caps": {"@misc": "spacy-senna.CapsFeature.v1"},
+            },
+        }
+    },
+}
+
+
+@pytest.fixture(scope="module", params=sorted(MODELS))
+def trained(request, srl_reference_doc):
     nlp = English()
-    nlp.add_pipe("senna_srl")
+    nlp.add_pipe("senna_srl", config=MODELS[request.param])
     examples = make_examples(nlp, srl_reference_doc)
     optimizer = nlp.initialize(lambda: examples)
+    optimizer.learn_rate = LEARN_RATES[request.param]
     losses = []
     for _ in range(60):
         step = {}

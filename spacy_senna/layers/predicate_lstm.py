@@ -1,0 +1,123 @@
+"""A BiLSTM scorer for SRL (not in SENNA: the deep BiLSTM-CRF of Zhou & Xu 2015), a drop-in
+for the sentence network: the same rows, one per (sentence, predicate), the same CRF.
+
+Each word of a row reads its own features, the features of the predicate and its
+neighbours (`window_size` words centred on the predicate, Zhou & Xu's ctx-p) and an
+embedding of its distance to the predicate (0 marks the predicate itself). A stack of
+bidirectional LSTMs runs over the row, then Linear (-> HardTanh -> Linear with a hidden
+layer) gives each word's tag scores. A row costs O(T), where the sentence network's max
+over positions costs O(T x reach).
+"""
+
+from typing import Callable, Optional, Sequence
+
+import numpy
+import torch
+from torch import Tensor, nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+from .char_cnn import CharCNNSpec
+from .lookup import FeatureLookup
+from .recurrent import start_forget_gates_open
+
+
+class PredicateLSTMNetwork(nn.Module):
+    """Lookups + predicate context + distance -> BiLSTM layers -> (hidden ->) tag scores.
+
+    :param table_sizes: rows of each word-feature lookup table (PADDING = 0, UNKNOWN = 1).
+    :param widths: embedding width of each word-feature table.
+    :param window_size: words of predicate context (odd; 1 = the predicate alone).
+    :param lstm_width: units per direction of each BiLSTM layer.
+    :param lstm_depth: BiLSTM layers, each reading the one below (dropout between).
+    :param hidden_width: a HardTanh layer before the output (0 = none: Zhou & Xu).
+    :param distance_width: width of the distance-to-predicate lookup table.
+    :param max_distance: distances are clipped to +-max_distance.
+    :param char_cnns: character CNNs after the lookup tables (see FeatureLookup).
+    :param shared: a shared word table's lookup (senna_words) after those.
+
+    *Shape:* flat ids ``(n_rows, K)``, sentence index ``(S, T)``, row sentence ``(R,)``,
+    row predicate ``(R,)``, row lengths ``(R,)`` -> scores ``(R, T, n_tags)``
+    """
+
+    def __init__(
+        self,
+        *,
+        table_sizes: Sequence[int],
+        widths: Sequence[int],
+        n_tags: int,
+        window_size: int = 3,
+        lstm_width: int = 100,
+        lstm_depth: int = 2,
+        hidden_width: int = 0,
+        distance_width: int = 5,
+        max_distance: int = 30,
+        dropout: float = 0.0,
+        initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
+        char_cnns: Sequence[CharCNNSpec] = (),
+        shared: Optional[Callable[[], FeatureLookup]] = None,
+    ):
+        super().__init__()
+        if window_size < 1 or window_size % 2 == 0:
+            raise ValueError(f"window_size must be odd and positive, got {window_size}")
+        if lstm_width < 1 or lstm_depth < 1:
+            raise ValueError(
+                f"lstm_width and lstm_depth must be positive, got {lstm_width} and {lstm_depth}"
+            )
+        if max_distance < 1:
+            raise ValueError(f"max_distance must be at least 1, got {max_distance}")
+        self.lookup = FeatureLookup(
+            table_sizes=table_sizes,
+            widths=widths,
+            initial_tables=initial_tables,
+            char_cnns=char_cnns,
+            shared=shared,
+        )
+        self.half_window = window_size // 2
+        self.max_distance = max_distance
+        self.n_tags = n_tags
+        self.distance = nn.Embedding(2 * max_distance + 1, distance_width)
+        nn.init.uniform_(self.distance.weight, -1.0, 1.0)
+        width = self.lookup.width * (1 + window_size) + distance_width
+        self.layers = nn.ModuleList()
+        for _ in range(lstm_depth):
+            lstm = nn.LSTM(width, lstm_width, batch_first=True, bidirectional=True)
+            start_forget_gates_open(lstm)
+            self.layers.append(lstm)
+            width = 2 * lstm_width
+        self.hidden = nn.Linear(width, hidden_width) if hidden_width else None
+        self.dropout = nn.Dropout(dropout)
+        self.output = nn.Linear(hidden_width or width, n_tags)
+
+    def forward(
+        self,
+        flat_ids: Tensor,
+        sentence_index: Tensor,
+        row_sentence: Tensor,
+        row_predicate: Tensor,
+        row_lengths: Tensor,
+    ) -> Tensor:
+        R = row_sentence.shape[0]
+        T = sentence_index.shape[1]
+        if R == 0 or T == 0:
+            return torch.zeros(R, T, self.n_tags, device=flat_ids.device)
+        x = self.lookup(flat_ids)  # (n_rows, width): sentences end to end, padding between
+        token_rows = sentence_index[row_sentence] + self.half_window  # (R, T) rows of x
+        centre = token_rows.gather(1, row_predicate[:, None])  # (R, 1)
+        around = torch.arange(-self.half_window, self.half_window + 1, device=x.device)
+        context = x[centre + around[None]].reshape(R, 1, -1).expand(R, T, -1)
+        positions = torch.arange(T, device=x.device)
+        m = self.max_distance
+        distance = self.distance((positions[None] - row_predicate[:, None]).clamp(-m, m) + m)
+        states = torch.cat([x[token_rows], context, distance], dim=2)
+        lengths = row_lengths.cpu()
+        for lstm in self.layers:
+            packed = pack_padded_sequence(
+                self.dropout(states), lengths, batch_first=True, enforce_sorted=False
+            )
+            states = pad_packed_sequence(lstm(packed)[0], batch_first=True, total_length=T)[0]
+        real = positions[None, :] < row_lengths[:, None]
+        out = self.dropout(states[real])
+        if self.hidden is not None:
+            out = self.dropout(nn.functional.hardtanh(self.hidden(out)))
+        scores = self.output(out)
+        return scores.new_zeros(R, T, self.n_tags).masked_scatter(real[:, :, None], scores)
