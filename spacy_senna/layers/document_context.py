@@ -6,7 +6,7 @@ each token, the window network's output layer also reads the mean of its hidden 
 over the *other* tokens of the Doc with the same lowercase form (zero when there are
 none, so only repeated words cost anything). It is a batched scatter-add,
 differentiable, and depends on the token's own Doc only, so a Doc's tags do not change
-with the batch it is processed in. `models.occurrence_groups` finds the repeated words.
+with the batch it is processed in. `sequences.occurrence_groups` finds the repeated words.
 """
 
 import torch

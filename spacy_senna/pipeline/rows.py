@@ -9,7 +9,7 @@ from spacy.attrs import ORTH
 from spacy.language import Language
 from spacy.training import Example
 
-from ..models import Sequences
+from ..sequences import Sequences
 
 
 class Row(NamedTuple):

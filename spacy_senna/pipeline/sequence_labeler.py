@@ -30,7 +30,8 @@ from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer, set_dropout_rate
 
 from ..annotations import TOKEN_ANNOTATIONS
-from ..models import Sequences, get_net, sequence_bounds
+from ..models import get_net
+from ..sequences import Sequences, sequence_bounds
 from ..threads import torch_threads
 from .defaults import WORD_CAPS_FEATURES, default_model_config
 from .rows import Row, initialize_examples, rows_per_doc, same_tokens

@@ -22,7 +22,8 @@ from spacy.vocab import Vocab
 from thinc.api import Model
 
 from ..layers.crf import CRF
-from ..models import Sequences, get_net
+from ..models import get_net
+from ..sequences import Sequences
 from ..tags import Chunk, allowed_transitions, biluo_labels, biluo_to_chunks
 from .rows import Row
 from .sequence_labeler import SennaWarning, SequenceLabeler

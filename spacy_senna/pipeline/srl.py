@@ -20,7 +20,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
 from ..frames import frame_key, frame_keys
-from ..models import sequence_bounds
+from ..sequences import sequence_bounds
 from ..tags import Chunk, chunks_to_biluo
 from .defaults import WORD_CAPS_FEATURES
 from .rows import Row, same_tokens

@@ -9,7 +9,8 @@ from spacy.tokens import Doc
 
 from spacy_senna.layers.document_context import other_occurrences_mean
 from spacy_senna.layers.window import WindowNetwork, flatten_windows
-from spacy_senna.models import build_window_tagger, occurrence_groups
+from spacy_senna.models import build_window_tagger
+from spacy_senna.sequences import occurrence_groups
 
 
 def test_other_occurrences_mean_leaves_the_token_out():

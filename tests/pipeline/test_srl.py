@@ -13,8 +13,9 @@ from spacy.training import Example
 from spacy.util import make_tempdir
 
 import spacy_senna  # noqa: F401
-from spacy_senna.models import featurize_predicates, get_net
+from spacy_senna.models import get_net
 from spacy_senna.readers import copy_inputs
+from spacy_senna.sequences import featurize_predicates
 
 # words, POS, {predicate index: [(label, start, end), ...]} (V included, as in CoNLL-2005)
 SENTENCES = [

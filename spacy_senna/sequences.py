@@ -1,0 +1,114 @@
+"""The sequences a senna network scores, and their batched input tensors.
+
+A sequence is a sentence (window network: POS, CHUNK, NER) or a (sentence, predicate)
+row (SRL). A batch's sequences are laid end to end with padding rows between them
+(`flatten_windows`), so one lookup and one convolution cover the whole batch.
+"""
+
+from typing import List, NamedTuple, Optional, Sequence, Tuple
+
+import numpy
+import torch
+from spacy.attrs import LOWER
+from spacy.tokens import Doc
+from thinc.api import Model
+
+from .features import Featurizer
+from .layers.window import flatten_windows
+
+
+class Sequences(NamedTuple):
+    """A batch's scores: one row per sequence (sentence), and where each came from."""
+
+    emissions: torch.Tensor  # (n_sequences, T, n_tags)
+    lengths: torch.Tensor  # (n_sequences,)
+    bounds: List[List[Tuple[int, int]]]  # per doc: (start, end) token span of each sequence
+    predicates: Optional[List[List[int]]] = None  # per doc: predicate token of each sequence
+
+
+def sequence_bounds(doc: Doc) -> List[Tuple[int, int]]:
+    """The sequences a doc is labelled as: its sentences when set, else the whole doc.
+
+    SENNA tags sentence by sentence (windows pad at sentence edges; the CRF path starts
+    and ends there), so a doc whose sentence boundaries are known is split on them.
+    """
+    if not len(doc):
+        return []
+    if doc.has_annotation("SENT_START"):
+        return [(sent.start, sent.end) for sent in doc.sents]
+    return [(0, len(doc))]
+
+
+def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
+    """Flat window ids (n_rows, K), token index (n_seq, T), lengths (n_seq,), bounds and,
+    for a model with `doc_context`, its repeated words (`occurrence_groups`; else None)."""
+    featurizer: Featurizer = model.attrs["featurizer"]
+    bounds = [sequence_bounds(doc) for doc in docs]
+    pieces = []
+    for doc, doc_bounds in zip(docs, bounds):
+        if doc_bounds:
+            ids = featurizer.extract(doc, train)
+            pieces.extend(ids[start:end] for start, end in doc_bounds)
+    flat, index = flatten_windows(pieces, model.attrs["window_size"] // 2)
+    lengths = torch.tensor([len(piece) for piece in pieces], dtype=torch.long)
+    context = (
+        occurrence_groups(docs, index, lengths.numpy()) if model.attrs["doc_context"] else None
+    )
+    return torch.from_numpy(flat), torch.from_numpy(index), lengths, bounds, context
+
+
+def occurrence_groups(
+    docs: Sequence[Doc], index: numpy.ndarray, lengths: numpy.ndarray
+) -> torch.Tensor:
+    """The repeated words of a batch, as a (2, M) tensor: the hidden-layer row of each
+    token whose lowercase form occurs again in its Doc (rows as in `index`, see
+    `flatten_windows`), and its group (0 .. G-1), shared with those other occurrences.
+
+    The sequences (`sequence_bounds`) tile each Doc, so the batch's tokens in sequence
+    order are its Docs' tokens laid end to end.
+    """
+    words = [doc.to_array(LOWER).reshape(-1) for doc in docs]
+    if not sum(map(len, words)):
+        return torch.zeros(2, 0, dtype=torch.long)
+    _, word_ids = numpy.unique(numpy.concatenate(words), return_inverse=True)
+    doc_ids = numpy.repeat(numpy.arange(len(words)), [len(w) for w in words])
+    per_doc = doc_ids * (int(word_ids.max()) + 1) + word_ids.reshape(-1)
+    _, tokens, counts = numpy.unique(per_doc, return_inverse=True, return_counts=True)
+    tokens = tokens.reshape(-1)
+    repeated = counts[tokens] > 1
+    _, groups = numpy.unique(tokens[repeated], return_inverse=True)
+    rows = index[numpy.arange(index.shape[1]) < lengths[:, None]]
+    pairs = numpy.stack([rows[repeated], groups.reshape(-1)])
+    return torch.from_numpy(pairs.astype("int64"))
+
+
+def featurize_predicates(model: Model, pairs: Sequence[Tuple[Doc, List[int]]], train: bool):
+    """Flat ids and sentence index of every sentence holding a predicate, and per row
+    (one per predicate): its sentence, predicate offset in it, and length."""
+    featurizer: Featurizer = model.attrs["featurizer"]
+    pieces: List = []
+    row_sentence, row_predicate, lengths = [], [], []
+    bounds: List[List[Tuple[int, int]]] = []
+    predicates: List[List[int]] = []
+    for doc, doc_predicates in pairs:
+        doc_bounds: List[Tuple[int, int]] = []
+        if doc_predicates:
+            ids = featurizer.extract(doc, train)
+            piece_of = {}
+            for p in doc_predicates:
+                if not 0 <= p < len(doc):
+                    raise ValueError(f"Predicate index {p} is outside the doc ({len(doc)} tokens).")
+                sent = doc[p].sent if doc.has_annotation("SENT_START") else doc[:]
+                if sent.start not in piece_of:
+                    piece_of[sent.start] = len(pieces)
+                    pieces.append(ids[sent.start : sent.end])
+                row_sentence.append(piece_of[sent.start])
+                row_predicate.append(p - sent.start)
+                lengths.append(len(sent))
+                doc_bounds.append((sent.start, sent.end))
+        bounds.append(doc_bounds)
+        predicates.append(list(doc_predicates))
+    flat, index = flatten_windows(pieces, model.attrs["window_size"] // 2)
+    rows = torch.tensor([row_sentence, row_predicate, lengths], dtype=torch.long).reshape(3, -1)
+    tensors = (torch.from_numpy(flat), torch.from_numpy(index), rows[0], rows[1], rows[2])
+    return tensors, bounds, predicates
