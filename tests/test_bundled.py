@@ -72,12 +72,13 @@ def test_model_card_and_meta(nlp):
 def test_components_and_no_vectors(nlp):
     assert nlp.pipe_names == [
         "sentencizer",
+        "senna_words",
         "senna_tagger",
         "senna_chunker",
         "senna_ner",
         "senna_srl",
     ]
-    assert nlp.vocab.vectors.shape[0] == 0  # each component keeps its own word table
+    assert nlp.vocab.vectors.shape[0] == 0  # the word tables keep their rows, not the LM's
 
 
 def test_labels_as_recorded(nlp):

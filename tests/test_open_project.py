@@ -49,7 +49,8 @@ def test_join_keeps_sentences_in_both_files_with_the_same_words(tmp_path):
 def test_project_names_existing_scripts_and_configs():
     project = srsly.read_yaml(PROJECT / "project.yml")
     names = {command["name"] for command in project["commands"]}
-    assert set(project["workflows"]["all"]) <= names
+    for workflow in project["workflows"].values():
+        assert set(workflow) <= names
     for command in project["commands"]:
         for line in command["script"]:
             for path in re.findall(r"(?:scripts|\.\./\.\./configs|\.\./\.\./benchmarks)/\S+", line):

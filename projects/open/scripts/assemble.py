@@ -4,8 +4,9 @@
         [--card MODEL_CARD.md] [--storage float16]
 
 A sentencizer first (raw text holds several sentences), then every senna component of
-each trained pipeline, in order: TAGGER CHUNKER NER SRL (trained separately) or JOINT SRL
-(senna_words and the tagger, chunker and ner that share its word table, then the srl).
+each trained pipeline, in order: TAGGER CHUNKER NER SRL (trained separately), JOINT SRL
+(senna_words and the tagger, chunker and ner that share its word table, then the srl), or
+en_senna's mix, JOINT-TAGGER-CHUNKER NER SRL (the joint run without its ner).
 The LM vectors are left out (the word tables keep their rows), the weights are stored as
 float16 unless told otherwise, and the model card and scores go into meta.json and
 README.md.
@@ -29,6 +30,8 @@ SOURCES = [
     "PropBank over EWT (propbank-release, University of Colorado, CC BY-SA 4.0): semantic roles, "
     "and chunks derived from its gold EWT trees",
     "Universal NER English-EWT (Mayhew et al. 2024, CC BY-SA 4.0): PER, LOC, ORG",
+    "GUM, openly licensed genres only (Zeldes 2017; annotations CC BY 4.0, texts CC BY, "
+    "CC BY-SA or public domain as listed by GUM): more tags and entities",
     "English Wikipedia text, 2015 dump (CC BY-SA 3.0): the language model behind the word tables",
 ]
 COMPONENTS = ("senna_words", "senna_tagger", "senna_chunker", "senna_ner", "senna_srl")
@@ -88,7 +91,7 @@ def main() -> None:
         "paths",
         nargs="+",
         metavar="PIPELINE",
-        help="tagger chunker ner srl, or joint srl; then OUTPUT_DIR",
+        help="tagger chunker ner srl, joint srl, or joint-tagger-chunker ner srl; then OUTPUT_DIR",
     )
     parser.add_argument("--metrics", type=Path, nargs="*", default=[])
     parser.add_argument("--card", type=Path)
