@@ -39,6 +39,7 @@ TUNED = {
         ("training", "optimizer", "learn_rate"): 0.002,
         (*NER_MODEL, "doc_context"): True,
         (*NER_MODEL, "context_dropout"): 0.5,
+        (*NER_MODEL, "lstm_width"): 100,
         # documents kept whole, for the document context
         ("corpora", "train", "@readers"): "spacy-senna.Corpus.v1",
         ("corpora", "train", "copy_attrs"): [],
