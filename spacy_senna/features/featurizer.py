@@ -93,9 +93,7 @@ class Featurizer:
         return numpy.concatenate([own, self.shared.extract(doc, train)], axis=1)
 
     def _extract_own(self, doc: Doc, train: bool) -> numpy.ndarray:
-        if not self._tabled and not self._chars:
-            return numpy.zeros((len(doc), 0), dtype="int64")
-        free = self._extract_free(doc)
+        free = self._extract_free(doc)  # (len(doc), 0) when no own feature is context-free
         if self._all_context_free:
             return free
         blocks, col = [], 0
