@@ -325,9 +325,9 @@ def init(
     """Build the torch network; the featurizer must already be fitted (component does it)."""
     if not model.has_dim("nO"):
         raise ValueError("The senna model needs its number of tags (nO) before initialize.")
-    model.shims[0]._model = _build_net(
-        model, build_emission_net=build_emission_net, with_initial_tables=True
-    )
+    shim = model.shims[0]
+    net = _build_net(model, build_emission_net=build_emission_net, with_initial_tables=True)
+    shim._model = net.to(shim.device)
     return model
 
 
@@ -345,6 +345,8 @@ def _scores(model: Model, inputs: Tuple, is_train: bool) -> Tuple[torch.Tensor, 
     net = get_net(model)
     net.emission_net.dropout.p = model.attrs["dropout_rate"]
     net.train(is_train)
+    device = next(net.parameters()).device  # the GPU's under spacy.require_gpu
+    inputs = tuple(x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs)
     if not is_train:
         with torch.no_grad():
             return net(*inputs), _no_backprop

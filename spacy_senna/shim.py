@@ -10,29 +10,29 @@
    storage: with Adam, resident memory grew by ~1 MB per update (a 10k-step WSJ run was
    killed at 21 GB). Here the optimizer updates NumPy views of the parameters and
    gradients, and the result is copied back into the same storage when it is a new array.
+   On a GPU the same is done with CuPy views (Thinc's path there also leaked, and broke
+   the cuDNN LSTM's flattened weights).
 """
 
 import contextlib
 from typing import Dict, Iterator
 
-import numpy
 import torch
 from thinc.api import Optimizer, PyTorchShim
-from thinc.util import xp2torch
+from thinc.util import get_array_module, torch2xp, xp2torch
 
 
 class SennaPyTorchShim(PyTorchShim):
     def finish_update(self, optimizer: Optimizer) -> None:
-        params = [(n, p) for n, p in self._model.named_parameters() if p.grad is not None]
-        if any(p.device.type != "cpu" for _, p in params):
-            super().finish_update(optimizer)
-            return
         with torch.no_grad():
-            for name, param in params:
-                weights = param.data.numpy()
-                updated, _ = optimizer((self.id, name), weights, param.grad.numpy())
-                if not numpy.shares_memory(updated, weights):
-                    param.data.copy_(torch.from_numpy(numpy.ascontiguousarray(updated)))
+            for name, param in self._model.named_parameters():
+                if param.grad is None:
+                    continue
+                weights = torch2xp(param.data)  # a view: NumPy on the CPU, CuPy on a GPU
+                xp = get_array_module(weights)
+                updated, _ = optimizer((self.id, name), weights, torch2xp(param.grad))
+                if not xp.shares_memory(updated, weights):
+                    param.data.copy_(xp2torch(xp.ascontiguousarray(updated), device=param.device))
                 param.grad.zero_()
 
     @contextlib.contextmanager

@@ -50,5 +50,6 @@ def _lookup(model: Model, with_initial_tables: bool) -> FeatureLookup:
 
 def _init(model: Model, X=None, Y=None) -> Model:
     """Build the lookup tables; the featurizer must already be fitted (senna_words does it)."""
-    model.shims[0]._model = _lookup(model, with_initial_tables=True)
+    shim = model.shims[0]
+    shim._model = _lookup(model, with_initial_tables=True).to(shim.device)
     return model

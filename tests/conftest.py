@@ -6,6 +6,10 @@ The tests import `spacy_senna` from wherever it is installed (pytest runs with
 SPACY_SENNA_TEST_INSTALLED=1 (CI sets it) the run stops at once when `spacy_senna` comes
 from inside the repository, e.g. because `python -m pytest` put the current directory first
 on sys.path: CI tests the built wheel, not the source tree.
+
+With SPACY_SENNA_TEST_GPU=1 every test runs on the GPU (`spacy.require_gpu()` before any
+model is built): the networks, their inputs and the CRF live there. CI has no GPU; run it
+on a machine that has one.
 """
 
 import gzip
@@ -13,8 +17,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import List
 
 import pytest
+import spacy
 import torch
 from spacy.lang.en import English
 from spacy.tokens import Doc, Span
@@ -30,10 +36,29 @@ torch.set_num_threads(1)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
-    return f"spacy_senna {spacy_senna.__version__} from {Path(spacy_senna.__file__).parent}"
+    location = Path(spacy_senna.__file__).parent
+    return f"spacy_senna {spacy_senna.__version__} from {location}, {'GPU' if ON_GPU else 'CPU'}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
+    if not ON_GPU:
+        return
+    # CUDA cannot run in a forked process, and CPU workers score a little differently
+    skip = pytest.mark.skip(reason="forked or CPU worker processes (SPACY_SENNA_TEST_GPU=1)")
+    for item in items:
+        if "forks" in item.keywords:
+            item.add_marker(skip)
+
+
+ON_GPU = os.environ.get("SPACY_SENNA_TEST_GPU") == "1"
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if ON_GPU:
+        spacy.require_gpu()
+        # cuDNN convolutions in full float32 (TF32 is its default): the thresholds of the
+        # overfit tests were set on the CPU
+        torch.backends.cudnn.allow_tf32 = False
     if os.environ.get("SPACY_SENNA_TEST_INSTALLED") != "1":
         return
     location = Path(spacy_senna.__file__).resolve()

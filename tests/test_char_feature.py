@@ -198,7 +198,7 @@ def emissions(nlp, words_list):
     model = nlp.get_pipe("senna_tagger").model
     docs = [Doc(nlp.vocab, words=words) for words in words_list]
     scores = model.predict(docs)
-    return scores.emissions.numpy(), [[t.tag_ for t in nlp(d)] for d in docs]
+    return scores.emissions.cpu().numpy(), [[t.tag_ for t in nlp(d)] for d in docs]
 
 
 def test_unseen_words_get_distinct_vectors_and_a_word_always_the_same(char_tagger):
@@ -208,7 +208,7 @@ def test_unseen_words_get_distinct_vectors_and_a_word_always_the_same(char_tagge
     words = ["gnikaw", "waking", "walking", "Walking", "walking", "kingwal"]
     ids = featurizer.extract(Doc(nlp.vocab, words=words))
     with torch.no_grad():
-        vectors = net.lookup(torch.from_numpy(ids))
+        vectors = net.lookup(torch.from_numpy(ids).to(next(net.parameters()).device))
     assert vectors.shape == (6, 20)
     assert torch.equal(vectors[2], vectors[4])
     distinct = [vectors[i] for i in (0, 1, 2, 3, 5)]

@@ -56,10 +56,10 @@ def test_word_table_starts_from_vectors_and_is_fine_tuned(tagger_examples):
     word = tagger.model.attrs["featurizer"].features["word"]
     row = word.lexicons[0].get("eggs")
     table = get_net(tagger.model).emission_net.lookup.tables[0].weight
-    assert numpy.allclose(table[row].detach().numpy(), vector)
+    assert numpy.allclose(table[row].detach().cpu().numpy(), vector)
     for _ in range(5):
         nlp.update(examples, sgd=optimizer)
-    assert not numpy.allclose(table[row].detach().numpy(), vector)
+    assert not numpy.allclose(table[row].detach().cpu().numpy(), vector)
     assert "ham" in word.lexicons[0] or word.lexicons[0].get("ham") == 1
 
 

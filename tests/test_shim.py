@@ -31,7 +31,7 @@ def test_parameter_averages_are_used_and_restored(tagger_examples):
     with nlp.use_params(optimizer.averages):
         inside = {n: p.detach().clone() for n, p in net.named_parameters()}
         avg_scores = nlp.get_pipe("senna_tagger").model.predict([doc])[0]
-    assert not numpy.allclose(raw_scores.numpy(), avg_scores.numpy())
+    assert not numpy.allclose(raw_scores.cpu().numpy(), avg_scores.cpu().numpy())
     assert any(not (inside[n] == raw[n]).all() for n in raw)
     assert all((p == raw[n]).all() for n, p in net.named_parameters())
 

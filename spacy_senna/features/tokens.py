@@ -6,6 +6,7 @@ from typing import Iterable, List, Optional, Sequence
 
 import numpy
 from spacy.tokens import Doc, Token
+from thinc.util import to_numpy
 
 from ..lexicon import UNKNOWN, Lexicon
 from .base import CAPS_VALUES, Feature, caps_value, normalize_word, word_tokens
@@ -64,7 +65,7 @@ def _rows_from_vectors(lexicon: Lexicon, vocab, width: int) -> numpy.ndarray:
             f"{vectors.shape[1]} in the config."
         )
     table = numpy.full((len(lexicon), width), numpy.nan, dtype="float32")
-    data = numpy.asarray(vectors.data)
+    data = to_numpy(vectors.data)  # on a GPU (spacy.require_gpu) the vectors are CuPy
     for key, row in vectors.key2row.items():
         idx = lexicon.get(vocab.strings[key])
         if idx > UNKNOWN:

@@ -33,7 +33,7 @@ def evaluate(
     if len(positions) == 0:
         return math.nan, math.nan
     device = model.hidden.weight.device
-    generator = torch.Generator(device=device).manual_seed(seed + 1)
+    generator = torch.Generator().manual_seed(seed + 1)
     total = errors = pairs = 0.0
     was_training = model.training
     model.eval()

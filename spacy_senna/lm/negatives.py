@@ -20,13 +20,13 @@ def sample_candidates(
     negatives: int,
     generator: torch.Generator,
 ) -> torch.Tensor:
-    """The true centre word, then `negatives` uniform negatives among real words.
+    """The true centre word, then `negatives` uniform negatives among real words, drawn
+    from `generator` on the CPU (so a run's draws, and its checkpoints, do not depend on
+    the device it trains on).
 
     *Shape:* words (B, W) int64 → (B, 1 + negatives) int64.
     """
     low = len(SPECIALS)
     high = max(n_rows, low + 1)
-    noise = torch.randint(
-        low, high, (words.shape[0], negatives), generator=generator, device=words.device
-    )
-    return torch.cat([words[:, centre : centre + 1], noise], dim=1)
+    noise = torch.randint(low, high, (words.shape[0], negatives), generator=generator)
+    return torch.cat([words[:, centre : centre + 1], noise.to(words.device)], dim=1)

@@ -44,15 +44,13 @@ def pretrain(
     checkpoint = load_checkpoint(ckpt_path, config, inputs) if resume else None
     if not resume and ckpt_path.exists():
         warn(f"Starting afresh: {ckpt_path} will be overwritten (--resume continues it).")
-    device = _torch_device(config.device)
+    device = _torch_device(config.device or _default_device(config))
     with torch_threads(config.threads):
         return _run(paths, output_dir, config, inputs, checkpoint, device)
 
 
 def _torch_device(name: str) -> torch.device:
-    """The device `name` (default: cuda if available, else cpu); ValueError if unusable."""
-    if not name:
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    """The torch device `name`; ValueError if unusable."""
     try:
         device = torch.device(name)
         torch.empty(0, device=device)
@@ -163,7 +161,8 @@ def _rounded(value: float) -> int | None:
 
 
 def _default_device(config: PretrainConfig) -> str:
-    """cuda when there is a GPU and one process trains, else cpu."""
+    """cuda when there is a GPU and one process trains, else cpu (workers share a model
+    in CPU memory)."""
     return "cuda" if config.workers == 1 and torch.cuda.is_available() else "cpu"
 
 

@@ -100,7 +100,7 @@ class PretrainConfig:
     )
     eval_every_words: int = setting(1_000_000, "validation interval (default %(default)s)")
     seed: int = setting(0, "default %(default)s")
-    device: str = setting("", "torch device (default: cuda if available, else cpu)")
+    device: str = setting("", "torch device (default: cuda if available and workers = 1, else cpu)")
     threads: int = setting(
         0, "torch CPU threads per process (default: torch's choice; with --workers: cores/workers)"
     )

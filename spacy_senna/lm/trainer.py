@@ -62,7 +62,7 @@ class Trainer:
         self.model = model.to(device)
         self.optimizers = make_optimizers(self.model, config)
         self.sampler = WindowSampler(corpus, config.batch_size, config.seed)
-        self.generator = torch.Generator(device=device).manual_seed(config.seed)
+        self.generator = torch.Generator().manual_seed(config.seed)  # CPU: see negatives.py
         self.state: dict = {
             "words_seen": 0,
             "seconds": 0.0,
@@ -77,7 +77,13 @@ class Trainer:
             for opt, opt_state in zip(self.optimizers, checkpoint["optimizers"]):
                 opt.load_state_dict(opt_state)
             self.sampler.load_state(checkpoint["sampler"])
-            self.generator.set_state(checkpoint["generator"])
+            try:
+                self.generator.set_state(checkpoint["generator"])
+            except RuntimeError:  # a GPU generator's, written before negatives.py drew on the CPU
+                raise ValueError(
+                    "The checkpoint's random state is not a CPU generator's (an older "
+                    "spacy-senna's GPU run): resume it with that version, or start afresh."
+                ) from None
             self.state.update(checkpoint["state"])
             if "train_cpu_seconds" not in checkpoint["state"]:
                 self.state["train_cpu_seconds"] = math.nan  # not counted before
@@ -261,7 +267,7 @@ def train_step(
     """One update on the windows centred on `positions`: (summed hinge loss, pair count).
 
     Only the first `n_rows` word rows are in use (the curriculum stage); negatives come
-    from `generator`, on the model's device.
+    from `generator` (a CPU one).
 
     A window whose hinge terms are all zero has no gradient. The batch is scored without
     autograd, and the backward runs on the windows with a positive term alone (a few per

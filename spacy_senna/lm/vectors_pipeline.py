@@ -20,6 +20,7 @@ import srsly
 from spacy.language import Language
 from spacy.vectors import Vectors
 from thinc.api import ConfigValidationError
+from thinc.util import to_numpy
 
 from ..files import atomic_output, check_directory
 
@@ -85,7 +86,7 @@ def read_vectors(path: Path) -> tuple[list[str], numpy.ndarray]:
         raise ValueError(f"{path}: the pipeline has no word vectors")
     row2key = {row: key for key, row in vectors.key2row.items()}
     rows = sorted(row2key)
-    data = numpy.asarray(vectors.data)
+    data = to_numpy(vectors.data)  # CuPy under spacy.require_gpu
     if data.ndim != 2 or rows[-1] >= len(data):
         raise ValueError(
             f"{path / 'vocab'}: the vector table (shape {data.shape}) does not match its "

@@ -284,7 +284,7 @@ class SequenceLabeler(TrainablePipe):
 
     def row_results(self, scores: Sequences) -> List[Any]:
         """One result per row: its best tag ids (Viterbi), as an int64 array."""
-        paths = get_net(self.model).criterion.decode(scores.emissions, scores.lengths).numpy()
+        paths = get_net(self.model).criterion.decode(scores.emissions, scores.lengths).cpu().numpy()
         return [paths[i, :n] for i, n in enumerate(scores.lengths.tolist())]
 
     @abstractmethod
@@ -368,7 +368,7 @@ class SequenceLabeler(TrainablePipe):
         """Summed NLL of the gold tags, and its gradient w.r.t. the emissions."""
         if not len(scores.lengths):  # e.g. SRL docs without predicates: nothing to learn
             return 0.0, torch.zeros_like(scores.emissions)
-        gold = self.gold_tag_ids(examples, scores)
+        gold = self.gold_tag_ids(examples, scores).to(scores.emissions.device)
         criterion = get_net(self.model).criterion
         leaf = scores.emissions.detach().requires_grad_(True)
         nll = criterion.nll(leaf, gold, scores.lengths)

@@ -68,6 +68,7 @@ class SpanLabeler(SequenceLabeler):
         crf = get_net(self.model).criterion
         lengths = scores.lengths
         paths, _ = crf.kbest(scores.emissions, lengths, self.cfg["kbest"])
+        paths = paths.cpu()
         tags = self.tag_names
         per_rank = []
         for rank in range(paths.shape[1]):
@@ -152,7 +153,7 @@ def span_probabilities(
     first = [index[f"U-{lab}" if one else f"B-{lab}"] for lab, one in zip(labels, single)]
     inside = [index.get(f"I-{lab}", 0) for lab in labels]
     last = [index[f"U-{lab}" if one else f"L-{lab}"] for lab, one in zip(labels, single)]
-    as_tensor = partial(torch.tensor, dtype=torch.long)
+    as_tensor = partial(torch.tensor, dtype=torch.long, device=emissions.device)
     log_probs = crf.span_log_probs(
         emissions,
         lengths,
@@ -163,7 +164,7 @@ def span_probabilities(
         as_tensor(inside),
         as_tensor(last),
     )
-    probs = torch.exp(log_probs).clamp(0.0, 1.0).numpy().astype("float32")
+    probs = torch.exp(log_probs).clamp(0.0, 1.0).cpu().numpy().astype("float32")
     out, i = [], 0
     for chunks in decoded:
         out.append(probs[i : i + len(chunks)])

@@ -189,6 +189,7 @@ def test_progress_bar_on_request(run_cli, pipeline_dir, write, tmp_path, capsys)
 
 
 @pytest.mark.slow
+@pytest.mark.forks
 @pytest.mark.parametrize("fmt", ["senna", "spacy"])
 def test_two_processes_write_the_same_bytes_as_one(pipeline_dir, write, tmp_path, fmt):
     lines = TEXT * 40 + "Acme Corp hired Anna Lee and left London.\n" * 40
@@ -203,6 +204,7 @@ def test_two_processes_write_the_same_bytes_as_one(pipeline_dir, write, tmp_path
 
 
 @pytest.mark.slow
+@pytest.mark.forks
 def test_one_shard_with_two_processes_goes_through_spacys_multiprocessing(
     pipeline_dir, write, tmp_path, monkeypatch
 ):

@@ -12,7 +12,7 @@ from spacy_senna.cli import main
 from spacy_senna.lm.vectors_pipeline import read_vectors, write_vectors
 
 TINY_RUN = ["--max-words", "64", "--batch-size", "32", "--validation-words", "8"]
-TINY_RUN += ["--vocab-size", "6", "--threads", "1", "--quiet"]
+TINY_RUN += ["--vocab-size", "6", "--threads", "1", "--device", "cpu", "--quiet"]
 
 
 @pytest.fixture

@@ -5,7 +5,9 @@ import shutil
 
 import numpy
 import pytest
+import torch
 
+from spacy_senna.lm.checkpoint import checkpoint_path
 from spacy_senna.lm.pretrain import pretrain
 from spacy_senna.lm.vectors_pipeline import read_vectors
 
@@ -19,6 +21,20 @@ def test_resume_continues_exactly(tmp_path, corpus_path, config):
     _, table_b = read_vectors(tmp_path / "b")
     numpy.testing.assert_allclose(table_a, table_b, atol=1e-6)
     assert resumed["validation"][0] == straight["validation"][0]
+
+
+def test_a_checkpoint_with_a_gpu_generators_state_gets_a_clear_error(
+    tmp_path, corpus_path, config
+):
+    """Before negatives were drawn on the CPU, a GPU run saved its CUDA generator's state
+    (16 bytes), which a CPU generator cannot take."""
+    pretrain([corpus_path], tmp_path / "lm", config(max_words=640))
+    path = checkpoint_path(tmp_path / "lm")
+    checkpoint = torch.load(path, weights_only=True)
+    checkpoint["generator"] = torch.zeros(16, dtype=torch.uint8)
+    torch.save(checkpoint, path)
+    with pytest.raises(ValueError, match="random state is not a CPU generator's"):
+        pretrain([corpus_path], tmp_path / "lm", config(max_words=1280), resume=True)
 
 
 def test_resume_with_other_settings_errors(tmp_path, corpus_path, config):

@@ -24,5 +24,12 @@ def test_gpu_run_learns_checkpoints_and_resumes(tmp_path, corpus_path, config):
 
 
 def test_default_device_is_the_gpu(tmp_path, corpus_path, config):
-    meta = pretrain([corpus_path], tmp_path / "lm", config(max_words=640))
+    meta = pretrain([corpus_path], tmp_path / "lm", config(device="", max_words=640))
     assert meta["device"].startswith("cuda")
+
+
+def test_a_gpu_checkpoint_resumes_on_the_cpu(tmp_path, corpus_path, config):
+    out = tmp_path / "lm"
+    pretrain([corpus_path], out, config(device="cuda", max_words=3200))
+    resumed = pretrain([corpus_path], out, config(max_words=6400), resume=True)
+    assert resumed["device"] == "cpu" and resumed["words_seen"] == 6400

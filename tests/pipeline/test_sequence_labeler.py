@@ -129,12 +129,14 @@ def test_span_probabilities_of_a_long_sequence_are_exact(component, request):
     crf = get_net(labeler.model).criterion
     index = labeler.tag_index
     one = [s.end - s.start == 1 for s in spans]
-    as_long = partial(torch.tensor, dtype=torch.long)
-    folded, transitions = crf._folded(scores_of.emissions.double(), scores_of.lengths, True)
+    device = scores_of.emissions.device
+    as_long = partial(torch.tensor, dtype=torch.long, device=device)
+    lengths = scores_of.lengths.to(device)
+    folded, transitions = crf._folded(scores_of.emissions.double(), lengths, True)
     exact = crf._clamped_span_log_probs(
         folded,
         transitions.double(),
-        scores_of.lengths,
+        lengths,
         as_long([0] * len(spans)),
         as_long([s.start for s in spans]),
         as_long([s.end for s in spans]),
@@ -142,4 +144,4 @@ def test_span_probabilities_of_a_long_sequence_are_exact(component, request):
         as_long([index.get("I-" + s.label_, 0) for s in spans]),
         as_long([index[("U-" if u else "L-") + s.label_] for s, u in zip(spans, one)]),
     )
-    numpy.testing.assert_allclose(scores, torch.exp(exact).detach().numpy(), atol=1e-5)
+    numpy.testing.assert_allclose(scores, torch.exp(exact).detach().cpu().numpy(), atol=1e-5)
