@@ -160,6 +160,18 @@ def test_srl_plus_is_srl_pt0_with_the_bilstm_characters_and_dropout():
     assert config == reference
 
 
+def test_srl_plus_netpt0_is_srl_pt0_netpt0_with_srl_plus_training():
+    """The continuation on the PT0 network's segments: srl-pt0-netpt0.cfg (source, data,
+    schedule) with srl-plus's dropout, gradient accumulation and memory trimming."""
+    config = load_config(CONFIGS / "plus" / "srl-plus-netpt0.cfg")
+    reference = load_config(CONFIGS / "srl-pt0-netpt0.cfg")
+    plus = load_config(CONFIGS / "plus" / "srl-plus.cfg")
+    for key in ("dropout", "accumulate_gradient", "before_update"):
+        assert config["training"].pop(key) == plus["training"][key]
+        reference["training"].pop(key)
+    assert config == reference
+
+
 def test_srl_plus_builds_initializes_and_labels(vectors_dir, tmp_path, srl_reference_doc):
     overrides = {"paths.vectors": str(vectors_dir)}
     overrides.update({"paths.train": str(tmp_path / "train"), "paths.dev": str(tmp_path / "dev")})

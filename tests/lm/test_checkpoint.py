@@ -23,9 +23,7 @@ def test_resume_continues_exactly(tmp_path, corpus_path, config):
     assert resumed["validation"][0] == straight["validation"][0]
 
 
-def test_a_checkpoint_with_a_gpu_generators_state_gets_a_clear_error(
-    tmp_path, corpus_path, config
-):
+def test_a_checkpoint_with_a_gpu_generators_state_gets_a_clear_error(tmp_path, corpus_path, config):
     """Before negatives were drawn on the CPU, a GPU run saved its CUDA generator's state
     (16 bytes), which a CPU generator cannot take."""
     pretrain([corpus_path], tmp_path / "lm", config(max_words=640))
