@@ -34,6 +34,10 @@ VECTOR = numpy.linspace(-1, 1, 50, dtype="float32")
 # (or that the faithful config does not have)
 NER_MODEL = ("components", "senna_ner", "model")
 TUNED = {
+    "pos-plus.cfg": {
+        ("components", "senna_tagger", "model", "lstm_width"): 100,
+        ("training", "dropout"): 0.3,
+    },
     "chunk-plus.cfg": {("components", "senna_chunker", "model", "lstm_width"): 100},
     "ner-plus.cfg": {
         ("training", "optimizer", "learn_rate"): 0.002,
