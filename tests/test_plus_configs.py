@@ -35,7 +35,7 @@ VECTOR = numpy.linspace(-1, 1, 50, dtype="float32")
 NER_MODEL = ("components", "senna_ner", "model")
 TUNED = {
     "pos-plus.cfg": {
-        ("components", "senna_tagger", "model", "lstm_width"): 100,
+        ("components", "senna_tagger", "model", "lstm_width"): 50,
         ("training", "dropout"): 0.3,
     },
     "chunk-plus.cfg": {("components", "senna_chunker", "model", "lstm_width"): 100},
