@@ -31,6 +31,7 @@ import spacy_senna
 from spacy_senna.cli import main
 
 REPOSITORY = Path(__file__).resolve().parent.parent
+ON_GPU = os.environ.get("SPACY_SENNA_TEST_GPU") == "1"
 
 torch.set_num_threads(1)
 
@@ -48,9 +49,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item
     for item in items:
         if "forks" in item.keywords:
             item.add_marker(skip)
-
-
-ON_GPU = os.environ.get("SPACY_SENNA_TEST_GPU") == "1"
 
 
 def pytest_configure(config: pytest.Config) -> None:
