@@ -58,6 +58,8 @@ def build_window_tagger(
     doc_context: bool = False,
     context_dropout: float = 0.0,
     lstm_width: int = 0,
+    lstm_window: bool = True,
+    input_dropout: float = 0.0,
     nO: Optional[int] = None,
 ) -> Model[List[Doc], "Sequences"]:
     """SENNA's window network (paper §3.3.1, Table 5) scoring every tag of every token.
@@ -80,6 +82,12 @@ def build_window_tagger(
     lstm_width (int): not in SENNA: units per direction of a bidirectional LSTM run over
         each sentence's word features, whose states join the window layer's input (the
         BiLSTM-CRF of Huang et al. 2015 with SENNA's window on top); 0 = none (SENNA).
+    lstm_window (bool): with lstm_width, the window layer reads the LSTM states at every
+        position of the window (true) or only the centre word's (false: faster, the
+        states already carry the sentence around the word).
+    input_dropout (float): not in SENNA: dropout on the word features (lookup tables and
+        characters) in training, before the LSTM and the window layer; [training] dropout
+        acts after them.
     nO (Optional[int]): number of tags; inferred from the component's labels.
     """
     if lstm_width < 0:
@@ -88,6 +96,8 @@ def build_window_tagger(
         raise ValueError(f"context_dropout must be between 0 and 1, got {context_dropout}")
     if context_dropout and not doc_context:
         raise ValueError("context_dropout needs doc_context = true (it drops document context).")
+    if not 0.0 <= input_dropout < 1.0:
+        raise ValueError(f"input_dropout must be at least 0 and below 1, got {input_dropout}")
     return _senna_model(
         "senna_window_tagger",
         forward,
@@ -101,6 +111,8 @@ def build_window_tagger(
         doc_context=doc_context,
         context_dropout=context_dropout,
         lstm_width=lstm_width,
+        lstm_window=lstm_window,
+        input_dropout=input_dropout,
     )
 
 
@@ -201,7 +213,7 @@ def _senna_model(
     *,
     criterion: str,
     constrain_training: bool,
-    **layout: int,
+    **layout: Any,
 ) -> Model:
     """A senna Thinc model: its featurizer, the network's layout and training settings as
     attrs, and a PyTorch shim whose network `init` builds (with `build_emission_net`)
@@ -269,6 +281,8 @@ def _window_network(model: Model, **common: Any) -> torch.nn.Module:
         doc_context=model.attrs["doc_context"],
         context_dropout=model.attrs["context_dropout"],
         lstm_width=model.attrs["lstm_width"],
+        lstm_window=model.attrs["lstm_window"],
+        input_dropout=model.attrs["input_dropout"],
         **common,
     )
 

@@ -26,8 +26,13 @@ class WindowNetwork(nn.Module):
     of its other occurrences (`context`, see `document_context`); in training each token's
     context is zeroed with probability `context_dropout`, as if the word occurred once,
     so the network also labels well a Doc that is a single sentence.
-    With `lstm_width` > 0 a BiLSTM reads each whole sentence (`SentenceLSTM`) and its
-    states join every word's features before the window layer (needs `lengths`).
+    With `lstm_width` > 0 a BiLSTM reads each whole sentence (`SentenceLSTM`, needs
+    `lengths`). With `lstm_window` its states join every word's features before the window
+    layer, so the layer reads them at all `window_size` positions; without, the hidden
+    layer reads the window of word features plus the centre word's states only (the
+    same hidden units from about 2.3x fewer multiply-adds with SENNA's widths).
+    `input_dropout` drops word features (lookup tables and characters) in training,
+    before the LSTM and the window layer (Lample et al. 2016; Ma & Hovy 2016).
 
     *Shape:* flat ids ``(n_rows, n_columns)``, index ``(batch, time)``, context ``(2, M)``
     (hidden rows of the repeated words and their groups), lengths ``(batch,)`` -> scores
@@ -49,6 +54,8 @@ class WindowNetwork(nn.Module):
         doc_context: bool = False,
         context_dropout: float = 0.0,
         lstm_width: int = 0,
+        lstm_window: bool = True,
+        input_dropout: float = 0.0,
     ):
         super().__init__()
         if window_size < 1 or window_size % 2 == 0:
@@ -62,9 +69,15 @@ class WindowNetwork(nn.Module):
         )
         self.half_window = window_size // 2
         self.lstm = SentenceLSTM(self.lookup.width, lstm_width) if lstm_width else None
-        input_width = self.lookup.width + 2 * lstm_width
-        self.hidden = nn.Conv1d(input_width, hidden_width, window_size)
+        in_window = 2 * lstm_width if lstm_window else 0
+        self.hidden = nn.Conv1d(self.lookup.width + in_window, hidden_width, window_size)
+        self.lstm_centre = (
+            nn.Linear(2 * lstm_width, hidden_width, bias=False)
+            if lstm_width and not lstm_window
+            else None
+        )
         self.dropout = nn.Dropout(dropout)
+        self.input_dropout = nn.Dropout(input_dropout)
         self.doc_context = doc_context
         self.context_dropout = context_dropout
         self.output = nn.Linear(hidden_width * (2 if doc_context else 1), n_tags)
@@ -80,13 +93,20 @@ class WindowNetwork(nn.Module):
         B, T = index.shape
         if T == 0 or flat_ids.shape[0] <= 2 * self.half_window:
             return torch.zeros(B, T, self.n_tags, device=flat_ids.device)
-        x = self.lookup(flat_ids)  # (n_rows, width)
+        x = self.input_dropout(self.lookup(flat_ids))  # (n_rows, width)
+        states = None
         if self.lstm is not None:
             if lengths is None:
                 raise ValueError("This window network runs an LSTM: pass `lengths`.")
-            states = self.lstm(x, index + self.half_window, lengths)
-            x = torch.cat([x, self.dropout(states)], dim=1)
-        hidden = nn.functional.hardtanh(self.hidden(x.T[None])[0].T)  # (n_rows - 2h, H)
+            states = self.dropout(self.lstm(x, index + self.half_window, lengths))
+            if self.lstm_centre is None:
+                x = torch.cat([x, states], dim=1)
+        hidden = self.hidden(x.T[None])[0].T  # (n_rows - 2h, H)
+        if self.lstm_centre is not None:
+            # output row r is the window centred on input row r + h
+            h = self.half_window
+            hidden = hidden + self.lstm_centre(states[h : states.shape[0] - h])
+        hidden = nn.functional.hardtanh(hidden)
         if not self.doc_context:
             return self.output(self.dropout(hidden))[index]
         if context is None:

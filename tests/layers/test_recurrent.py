@@ -1,5 +1,6 @@
 """SentenceLSTM inside the window network: it reads the whole sentence, never its
-neighbours in the batch, and gives padding rows nothing."""
+neighbours in the batch, and gives padding rows nothing; with its states in the window or
+at the centre word only."""
 
 import numpy
 import pytest
@@ -12,10 +13,15 @@ from spacy_senna.models import build_window_tagger
 SENTENCES = [numpy.array([[2], [3], [2], [5], [6], [7]]), numpy.array([[2], [4]])]
 
 
-def _network(lstm_width: int) -> WindowNetwork:
+def _network(lstm_width: int, lstm_window: bool = True) -> WindowNetwork:
     torch.manual_seed(0)
     return WindowNetwork(
-        table_sizes=[10], widths=[4], n_tags=3, hidden_width=6, lstm_width=lstm_width
+        table_sizes=[10],
+        widths=[4],
+        n_tags=3,
+        hidden_width=6,
+        lstm_width=lstm_width,
+        lstm_window=lstm_window,
     ).eval()
 
 
@@ -26,19 +32,22 @@ def _scores(net: WindowNetwork, sentences) -> torch.Tensor:
         return net(torch.from_numpy(flat), torch.from_numpy(index), None, lengths)
 
 
-def test_a_sentence_scores_the_same_alone_and_in_a_batch():
-    net = _network(lstm_width=3)
+@pytest.mark.parametrize("lstm_window", [True, False])
+def test_a_sentence_scores_the_same_alone_and_in_a_batch(lstm_window):
+    net = _network(lstm_width=3, lstm_window=lstm_window)
     batch = _scores(net, SENTENCES)
     for b, sentence in enumerate(SENTENCES):
         alone = _scores(net, [sentence])[0]
         assert torch.allclose(batch[b, : len(sentence)], alone, atol=1e-6)
 
 
-@pytest.mark.parametrize("lstm_width, reaches", [(0, False), (3, True)])
-def test_the_lstm_reaches_beyond_the_window(lstm_width, reaches):
+@pytest.mark.parametrize(
+    "lstm_width, lstm_window, reaches", [(0, True, False), (3, True, True), (3, False, True)]
+)
+def test_the_lstm_reaches_beyond_the_window(lstm_width, lstm_window, reaches):
     """Changing the last word of a six-word sentence changes the first word's scores only
     with the LSTM: the window (5 words) ends two words after it."""
-    net = _network(lstm_width)
+    net = _network(lstm_width, lstm_window)
     changed = SENTENCES[0].copy()
     changed[-1] = 8
     first = _scores(net, [SENTENCES[0]])[0, 0]
@@ -56,12 +65,21 @@ def test_padding_rows_get_zero_states():
     assert not states[padding].any() and states[sorted(tokens)].abs().sum(1).min() > 0
 
 
-def test_the_lstm_learns_from_the_loss():
-    net = _network(lstm_width=3).train()
+@pytest.mark.parametrize("lstm_window", [True, False])
+def test_the_lstm_learns_from_the_loss(lstm_window):
+    net = _network(lstm_width=3, lstm_window=lstm_window).train()
     flat, index = flatten_windows(SENTENCES, 2)
     out = net(torch.from_numpy(flat), torch.from_numpy(index), None, torch.tensor([6, 2]))
     out.sum().backward()
     assert net.lstm.lstm.weight_ih_l0.grad.abs().sum() > 0
+
+
+def test_centre_states_make_the_window_layer_narrower():
+    """Without lstm_window the window layer reads word features only; the states enter
+    through one centre-word weight: (4 + 0) * 5 * 6 + 6 * 6 against (4 + 6) * 5 * 6."""
+    window, centre = _network(3, lstm_window=True), _network(3, lstm_window=False)
+    assert window.hidden.weight.numel() == 300 and window.lstm_centre is None
+    assert centre.hidden.weight.numel() + centre.lstm_centre.weight.numel() == 156
 
 
 def test_bad_lstm_settings_are_clear_errors():

@@ -1,6 +1,7 @@
 """A senna component with `lstm_width`: it tags a word from words outside its window,
 and keeps the guarantees of every component (nlp.pipe equals nlp(), save/load)."""
 
+import pytest
 import spacy
 from spacy.lang.en import English
 from spacy.tokens import Doc
@@ -17,10 +18,11 @@ SENTENCES = [
 ]
 
 
-def _train(lstm_width: int, steps: int = 60):
+def _train(lstm_width: int, steps: int = 60, lstm_window: bool = True):
     fix_random_seed(0)
     nlp = English()
-    nlp.add_pipe("senna_tagger", config={"model": {"lstm_width": lstm_width}})
+    model = {"lstm_width": lstm_width, "lstm_window": lstm_window}
+    nlp.add_pipe("senna_tagger", config={"model": model})
     examples = [
         Example.from_dict(Doc(nlp.vocab, words=words), {"tags": tags}) for words, tags in SENTENCES
     ]
@@ -34,8 +36,9 @@ def _tags(nlp, words) -> list:
     return [t.tag_ for t in nlp(Doc(nlp.vocab, words=words))]
 
 
-def test_the_lstm_tags_a_word_from_outside_its_window():
-    nlp = _train(lstm_width=8)
+@pytest.mark.parametrize("lstm_window", [True, False])
+def test_the_lstm_tags_a_word_from_outside_its_window(lstm_window):
+    nlp = _train(lstm_width=8, lstm_window=lstm_window)
     for words, tags in SENTENCES:
         assert _tags(nlp, words) == tags
     window_only = _train(lstm_width=0)
@@ -43,8 +46,9 @@ def test_the_lstm_tags_a_word_from_outside_its_window():
     assert len(first) == 1
 
 
-def test_lstm_pipe_equals_call_and_survives_save_load():
-    nlp = _train(lstm_width=8, steps=20)
+@pytest.mark.parametrize("lstm_window", [True, False])
+def test_lstm_pipe_equals_call_and_survives_save_load(lstm_window):
+    nlp = _train(lstm_width=8, steps=20, lstm_window=lstm_window)
     texts = [words for words, _ in SENTENCES] + [["door"], [], "the door now open".split()]
     docs = [Doc(nlp.vocab, words=words) for words in texts]
     expected = [[t.tag_ for t in nlp(d.copy())] for d in docs]
