@@ -35,8 +35,11 @@ VECTOR = numpy.linspace(-1, 1, 50, dtype="float32")
 NER_MODEL = ("components", "senna_ner", "model")
 TUNED = {
     "pos-plus.cfg": {
-        ("components", "senna_tagger", "model", "lstm_width"): 50,
+        ("components", "senna_tagger", "model", "lstm_width"): 100,
+        ("components", "senna_tagger", "model", "lstm_window"): False,
+        ("components", "senna_tagger", "model", "input_dropout"): 0.3,
         ("training", "dropout"): 0.3,
+        ("training", "max_epochs"): 12,
     },
     "chunk-plus.cfg": {("components", "senna_chunker", "model", "lstm_width"): 100},
     "ner-plus.cfg": {
