@@ -1,6 +1,6 @@
 """SentenceLSTM inside the window network: it reads the whole sentence, never its
 neighbours in the batch, and gives padding rows nothing; with its states in the window or
-at the centre word only."""
+at the centre word only. And input dropout, which acts in training only."""
 
 import numpy
 import pytest
@@ -13,7 +13,7 @@ from spacy_senna.models import build_window_tagger
 SENTENCES = [numpy.array([[2], [3], [2], [5], [6], [7]]), numpy.array([[2], [4]])]
 
 
-def _network(lstm_width: int, lstm_window: bool = True) -> WindowNetwork:
+def _network(lstm_width: int, lstm_window: bool = True, input_dropout: float = 0.0):
     torch.manual_seed(0)
     return WindowNetwork(
         table_sizes=[10],
@@ -22,6 +22,7 @@ def _network(lstm_width: int, lstm_window: bool = True) -> WindowNetwork:
         hidden_width=6,
         lstm_width=lstm_width,
         lstm_window=lstm_window,
+        input_dropout=input_dropout,
     ).eval()
 
 
@@ -82,9 +83,19 @@ def test_centre_states_make_the_window_layer_narrower():
     assert centre.hidden.weight.numel() + centre.lstm_centre.weight.numel() == 156
 
 
+@pytest.mark.parametrize("lstm_width", [0, 3])
+def test_input_dropout_acts_in_training_only(lstm_width):
+    net = _network(lstm_width, input_dropout=0.5).train()
+    assert not torch.equal(_scores(net, SENTENCES), _scores(net, SENTENCES))
+    net.eval()
+    assert torch.equal(_scores(net, SENTENCES), _scores(net, SENTENCES))
+
+
 def test_bad_lstm_settings_are_clear_errors():
     with pytest.raises(ValueError, match="lstm_width must be 0"):
         build_window_tagger({}, lstm_width=-1)
+    with pytest.raises(ValueError, match="input_dropout must be at least 0 and below 1"):
+        build_window_tagger({}, input_dropout=1.0)
     flat, index = flatten_windows(SENTENCES, 2)
     with pytest.raises(ValueError, match="pass `lengths`"):
         _network(3)(torch.from_numpy(flat), torch.from_numpy(index))
