@@ -10,7 +10,7 @@ path is all -1, its marginals are all 0 and its k-best scores are 0 (first) then
 The partition function is in `crf_partition`, decoding in `crf_viterbi`.
 """
 
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 import torch
 from torch import Tensor, nn
@@ -211,12 +211,45 @@ class CRF(nn.Module):
 
         One scaled forward-backward pass over the rows (float64, O(B T C^2)) and O(1) per
         span from cumulative sums, so memory and time stay linear in the sequence length
-        however many spans a long sequence holds.
+        however many spans a long sequence holds. Only the rows holding spans are scored,
+        in groups of similar length each padded to its own longest row (`length_groups`),
+        so a batch's longest sentence does not set the padding of all the others.
         """
         lengths = self._check(emissions, lengths)
-        n = rows.shape[0]
-        if n == 0:
-            return emissions.new_zeros(0, dtype=torch.float64)
+        out = emissions.new_zeros(rows.shape[0], dtype=torch.float64)
+        if rows.shape[0] == 0:
+            return out
+        used = torch.unique(rows)
+        for group in length_groups(lengths[used]):
+            members = used[group]
+            local = torch.full_like(lengths, -1)  # a batch row's index within the group
+            local[members] = torch.arange(members.shape[0], device=lengths.device)
+            in_group = local[rows] >= 0
+            longest = int(lengths[members].max())
+            out[in_group] = self._padded_span_log_probs(
+                emissions[members, :longest],
+                lengths[members],
+                local[rows[in_group]],
+                starts[in_group],
+                ends[in_group],
+                first[in_group],
+                inside[in_group],
+                last[in_group],
+            )
+        return out
+
+    def _padded_span_log_probs(
+        self,
+        emissions: Tensor,
+        lengths: Tensor,
+        rows: Tensor,
+        starts: Tensor,
+        ends: Tensor,
+        first: Tensor,
+        inside: Tensor,
+        last: Tensor,
+    ) -> Tensor:
+        """`span_log_probs` of spans in `emissions` padded to its longest row."""
         with torch.no_grad():
             folded, transitions = self._folded(emissions.double(), lengths, True)
             transitions = transitions.double()
@@ -293,3 +326,19 @@ class CRF(nn.Module):
             if k == 1:
                 return viterbi(folded, transitions, lengths)
             return kbest_viterbi(folded, transitions, lengths, k)
+
+
+def length_groups(lengths: Tensor, ratio: float = 2.0, floor: int = 8) -> List[Tensor]:
+    """Indices of `lengths` in groups of similar length, shortest first: a group's longest
+    row is at most `ratio` times its shortest (or `floor` tokens), so padding each group
+    to its longest row wastes at most about half of it."""
+    order = torch.argsort(lengths, stable=True)
+    sorted_lengths = lengths[order].tolist()
+    groups, start = [], 0
+    for i in range(1, len(sorted_lengths) + 1):
+        if i == len(sorted_lengths) or sorted_lengths[i] > max(
+            floor, ratio * sorted_lengths[start]
+        ):
+            groups.append(order[start:i])
+            start = i
+    return groups

@@ -7,7 +7,7 @@ import numpy
 import pytest
 import torch
 
-from spacy_senna.layers.crf import CRF
+from spacy_senna.layers.crf import CRF, length_groups
 from spacy_senna.tags import allowed_transitions, biluo_labels
 
 
@@ -344,6 +344,35 @@ def test_span_log_probs_survive_underflow_of_the_scaled_recursion():
         expected = clamped_reference(crf, emissions, lengths, SPANS)
     assert numpy.isfinite(got.numpy()).all()
     numpy.testing.assert_allclose(got.numpy(), expected, atol=1e-6)
+
+
+def test_span_log_probs_of_rows_of_very_different_lengths():
+    # the rows with spans are scored in groups of similar length, each padded to its own
+    # longest row: every span must still get its row's probability, in the input order
+    crf = constrained_crf()
+    torch.manual_seed(3)
+    lengths = torch.tensor([30, 2, 17, 0, 5, 30, 9, 1, 40])
+    emissions = torch.randn(len(lengths), 40, len(TAGS), dtype=torch.double) * 2
+    spans = [
+        (row, start, min(start + width, n), label)
+        for row, n in enumerate(lengths.tolist())
+        for start, width, label in [(0, 1, "A"), (n // 2, 3, "B")]
+        if start < n and (start > 0 or n > 1)
+    ]
+    spans.reverse()
+    got = crf.span_log_probs(emissions, lengths, *span_tensors(spans))
+    with torch.no_grad():
+        expected = clamped_reference(crf, emissions, lengths, spans)
+    numpy.testing.assert_allclose(got.numpy(), expected, atol=1e-9)
+
+
+def test_length_groups_bound_the_padding_of_each_group():
+    lengths = torch.tensor([40, 1, 9, 8, 3, 17, 16, 33, 0, 2, 64])
+    groups = length_groups(lengths)
+    assert sorted(torch.cat(groups).tolist()) == list(range(len(lengths)))
+    for group in groups:
+        members = lengths[group]
+        assert int(members.max()) <= max(8, 2 * int(members.min()))
 
 
 def test_no_spans_gives_an_empty_result():
