@@ -111,22 +111,19 @@ class CRF(nn.Module):
         self, emissions: Tensor, lengths: Tensor, constrained: bool
     ) -> Tuple[Tensor, Tensor]:
         """Emissions with start (and end) scores folded in, and the transition matrix."""
-        B, T, C = emissions.shape
+        T = emissions.shape[1]
         start = self.start + self.start_penalty if constrained else self.start
-        # padding is zeroed so that whatever it holds (even inf/nan) changes nothing
-        emissions = emissions.masked_fill(~lengths_mask(lengths, T)[:, :, None], 0.0)
-        folded = torch.cat([emissions[:, :1] + start, emissions[:, 1:]], dim=1)
+        # padding is zeroed so that whatever it holds (even inf/nan) changes nothing; the
+        # start and end scores are added in place to this new tensor, at (B, C) cost
+        folded = emissions.masked_fill(~lengths_mask(lengths, T)[:, :, None], 0.0)
         end = self.end if self.end is not None else None
         if constrained and self.has_constraints:
             end = self.end_penalty if end is None else end + self.end_penalty
-        if end is not None and T > 0:
-            last = torch.nn.functional.one_hot((lengths - 1).clamp_min(0), T).to(emissions.dtype)
-            last = last * (lengths > 0)[:, None]
-            # 0 * -inf is nan: only add the end row where `last` is set
-            end_rows = torch.where(
-                last[:, :, None] > 0, end.expand(B, T, C), torch.zeros_like(folded)
-            )
-            folded = folded + end_rows
+        if T > 0:
+            folded[:, 0] += start
+            if end is not None:
+                rows = torch.nonzero(lengths > 0).squeeze(1)
+                folded[rows, lengths[rows] - 1] += end
         transitions = self.transitions + self.trans_penalty if constrained else self.transitions
         return folded, transitions
 
