@@ -321,6 +321,7 @@ def _build_net(
         hidden_width=model.attrs["hidden_width"],
         dropout=model.attrs["dropout_rate"],
         initial_tables=featurizer.initial_tables() if with_initial_tables else None,
+        keep_initial=featurizer.keep_initial,
         char_cnns=featurizer.char_cnns,
         shared=featurizer.shared_lookup,
     )

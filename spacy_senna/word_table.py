@@ -44,6 +44,7 @@ def _lookup(model: Model, with_initial_tables: bool) -> FeatureLookup:
         table_sizes=featurizer.table_sizes,
         widths=featurizer.widths,
         initial_tables=featurizer.initial_tables() if with_initial_tables else None,
+        keep_initial=featurizer.keep_initial,
         char_cnns=featurizer.char_cnns,
     )
 

@@ -3,9 +3,11 @@ attributes named in the config error, the word table started from nlp.vocab.vect
 
 import numpy
 import pytest
+import spacy
 from spacy.lang.en import English
 from spacy.tokens import Doc, Span
 from spacy.util import registry
+from thinc.api import Adam
 
 import spacy_senna  # noqa: F401
 from spacy_senna.lexicon import UNKNOWN
@@ -61,6 +63,37 @@ def test_word_table_starts_from_vectors_and_is_fine_tuned(tagger_examples):
         nlp.update(examples, sgd=optimizer)
     assert not numpy.allclose(table[row].detach().cpu().numpy(), vector)
     assert "ham" in word.lexicons[0] or word.lexicons[0].get("ham") == 1
+
+
+def test_word_table_keeps_its_vectors_with_fine_tune_vectors_off(tagger_examples, tmp_path):
+    nlp = English()
+    vector = numpy.arange(50, dtype="float32") / 50
+    nlp.vocab.set_vector("eggs", vector)
+    word_feature = {"@misc": "spacy-senna.WordFeature.v1", "fine_tune_vectors": False}
+    nlp.add_pipe("senna_tagger", config={"model": {"features": {"word": word_feature}}})
+    examples = tagger_examples(nlp)
+    nlp.initialize(lambda: examples)
+    optimizer = Adam(0.001)  # no weight decay, which would shrink every row
+
+    def rows(nlp):
+        tagger = nlp.get_pipe("senna_tagger")
+        lexicon = tagger.model.attrs["featurizer"].features["word"].lexicons[0]
+        table = get_net(tagger.model).emission_net.lookup.tables[0].weight.detach()
+        # copies: the optimizer updates the weights in place
+        return tuple(table[lexicon.get(w)].cpu().numpy().copy() for w in ("eggs", "ham"))
+
+    _, ham = rows(nlp)
+    for _ in range(5):
+        nlp.update(examples, sgd=optimizer)
+    eggs, trained_ham = rows(nlp)
+    numpy.testing.assert_array_equal(eggs, vector)
+    assert not numpy.allclose(trained_ham, ham)  # a word without a vector still learns
+    # the kept rows are saved with the model: training the loaded pipeline keeps them too
+    nlp.to_disk(tmp_path / "tagger")
+    loaded = spacy.load(tmp_path / "tagger")
+    for _ in range(5):
+        loaded.update(tagger_examples(loaded), sgd=optimizer)
+    numpy.testing.assert_array_equal(rows(loaded)[0], vector)
 
 
 def test_null_leaves_a_default_feature_out():

@@ -23,14 +23,19 @@ from .tokens import AttrFeature, CapsFeature, SpanTagFeature, SuffixFeature, Wor
 
 
 @registry.misc("spacy-senna.WordFeature.v1")
-def word_feature(width: int = 50, max_size: int = 100000, min_freq: int = 1) -> Feature:
+def word_feature(
+    width: int = 50, max_size: int = 100000, min_freq: int = 1, fine_tune_vectors: bool = True
+) -> Feature:
     """Lowercased, digit-normalised word.
 
     width (int): embedding width (paper: 50).
     max_size (int): dictionary size cap, PADDING and UNKNOWN included (paper: 100,000).
     min_freq (int): minimum training frequency for a word without a vector.
+    fine_tune_vectors (bool): train the rows initialised from `nlp.vocab.vectors` (SENNA
+        fine-tunes them); false keeps them as pretrained (rows without a vector still
+        learn). Weight decay (`L2` with `L2_is_weight_decay`) still shrinks them.
     """
-    return WordFeature(width, max_size, min_freq)
+    return WordFeature(width, max_size, min_freq, fine_tune_vectors)
 
 
 @registry.misc("spacy-senna.CapsFeature.v1")

@@ -45,6 +45,8 @@ class Feature:
     """
 
     context_free = True
+    #: False: the rows `initial_table` gives (e.g. pretrained vectors) are not trained
+    fine_tune_initial = True
     #: width of each column's embedding
     widths: List[int]
 

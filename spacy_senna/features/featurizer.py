@@ -76,6 +76,11 @@ class Featurizer:
         return [f.initial_table(col) for f in self._tabled for col in range(f.n_columns)]
 
     @property
+    def keep_initial(self) -> List[bool]:
+        """Per lookup-table column: its initialised rows keep their values in training."""
+        return [not f.fine_tune_initial for f in self._tabled for _ in range(f.n_columns)]
+
+    @property
     def n_columns(self) -> int:
         return sum(f.n_columns for f in self.features.values())
 

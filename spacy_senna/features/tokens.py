@@ -17,13 +17,16 @@ class WordFeature(Feature):
 
     When `nlp.vocab.vectors` is non-empty its keys join the dictionary (most frequent
     training words first, then vector keys, up to `max_size`) and their rows initialise
-    the lookup table, which is then fine-tuned like every other parameter.
+    the lookup table, which is then fine-tuned like every other parameter (SENNA), or
+    with `fine_tune_vectors` off keeps them as pretrained, so that words the training
+    never saw stay comparable with those it saw.
     """
 
-    def __init__(self, width: int, max_size: int, min_freq: int):
+    def __init__(self, width: int, max_size: int, min_freq: int, fine_tune_vectors: bool = True):
         super().__init__([width])
         self.max_size = max_size
         self.min_freq = min_freq
+        self.fine_tune_initial = fine_tune_vectors
         self._init_rows: Optional[numpy.ndarray] = None
 
     def text_strings(self, text: str) -> Sequence[str]:

@@ -20,6 +20,8 @@ class FeatureLookup(nn.Module):
 
     :param table_sizes: rows of each table (PADDING = 0 and UNKNOWN = 1 included).
     :param widths: embedding width of each table.
+    :param keep_initial: per table, whether its rows given in `initial_tables` keep their
+        values in training (no gradient reaches them); the other rows still learn.
     :param char_cnns: the character CNNs after the tables (none in SENNA's models).
     :param shared: returns another `FeatureLookup` (a shared word table, paper §5) that
         embeds the last columns. It is called at each use and is not a submodule: its
@@ -35,6 +37,7 @@ class FeatureLookup(nn.Module):
         table_sizes: Sequence[int],
         widths: Sequence[int],
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
+        keep_initial: Sequence[bool] = (),
         char_cnns: Sequence[CharCNNSpec] = (),
         shared: Optional[Callable[[], "FeatureLookup"]] = None,
     ):
@@ -42,14 +45,20 @@ class FeatureLookup(nn.Module):
         if len(table_sizes) != len(widths):
             raise ValueError("FeatureLookup needs one width per table")
         self.tables = nn.ModuleList(nn.Embedding(n, w) for n, w in zip(table_sizes, widths))
+        #: the tables whose initialised rows are kept, each with a `kept_rows_{k}` mask
+        #: (a buffer: saved with the weights, so a loaded model keeps them too)
+        self.kept_tables = [k for k, keep in enumerate(keep_initial) if keep]
         for k, table in enumerate(self.tables):
             nn.init.uniform_(table.weight, -1.0, 1.0)
             init = initial_tables[k] if initial_tables is not None else None
+            known = torch.zeros(table.num_embeddings, dtype=torch.bool)
             if init is not None:
                 rows = torch.as_tensor(init, dtype=table.weight.dtype)
                 known = ~torch.isnan(rows).any(dim=1)
                 with torch.no_grad():
                     table.weight[known] = rows[known]
+            if k in self.kept_tables:
+                self.register_buffer(f"kept_rows_{k}", known)
         self.chars = nn.ModuleList(CharCNN(spec) for spec in char_cnns)
         self.own_columns = len(self.tables) + sum(cnn.n_columns for cnn in self.chars)
         self.shared = shared
@@ -70,6 +79,10 @@ class FeatureLookup(nn.Module):
                 f"FeatureLookup expects {self.n_columns} feature columns, got {ids.shape[-1]}"
             )
         parts = [table(ids[..., k]) for k, table in enumerate(self.tables)]
+        if torch.is_grad_enabled():
+            for k in self.kept_tables:
+                kept = getattr(self, f"kept_rows_{k}")[ids[..., k]]
+                parts[k] = torch.where(kept[..., None], parts[k].detach(), parts[k])
         col = len(self.tables)
         for cnn in self.chars:
             parts.append(cnn(ids[..., col : col + cnn.n_columns]))

@@ -53,6 +53,7 @@ class PredicateLSTMNetwork(nn.Module):
         max_distance: int = 30,
         dropout: float = 0.0,
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
+        keep_initial: Sequence[bool] = (),
         char_cnns: Sequence[CharCNNSpec] = (),
         shared: Optional[Callable[[], FeatureLookup]] = None,
     ):
@@ -69,6 +70,7 @@ class PredicateLSTMNetwork(nn.Module):
             table_sizes=table_sizes,
             widths=widths,
             initial_tables=initial_tables,
+            keep_initial=keep_initial,
             char_cnns=char_cnns,
             shared=shared,
         )

@@ -187,6 +187,7 @@ class SentenceNetwork(nn.Module):
         max_distance: int = 30,
         dropout: float = 0.0,
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
+        keep_initial: Sequence[bool] = (),
         char_cnns: Sequence[CharCNNSpec] = (),
         shared: Optional[Callable[[], FeatureLookup]] = None,
         max_block_elements: int = 1 << 22,
@@ -200,6 +201,7 @@ class SentenceNetwork(nn.Module):
             table_sizes=table_sizes,
             widths=widths,
             initial_tables=initial_tables,
+            keep_initial=keep_initial,
             char_cnns=char_cnns,
             shared=shared,
         )

@@ -49,6 +49,7 @@ class WindowNetwork(nn.Module):
         hidden_width: int = 300,
         dropout: float = 0.0,
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
+        keep_initial: Sequence[bool] = (),
         char_cnns: Sequence[CharCNNSpec] = (),
         shared: Optional[Callable[[], FeatureLookup]] = None,
         doc_context: bool = False,
@@ -64,6 +65,7 @@ class WindowNetwork(nn.Module):
             table_sizes=table_sizes,
             widths=widths,
             initial_tables=initial_tables,
+            keep_initial=keep_initial,
             char_cnns=char_cnns,
             shared=shared,
         )
