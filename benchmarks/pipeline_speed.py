@@ -2,10 +2,12 @@
 
 usage: python benchmarks/pipeline_speed.py SENNA_PIPELINE BASELINE_PIPELINE DATA.spacy
        [--rounds 5] [--batches 50] [--batch-size N] [--output FILE] [--json FILE]
+       [--compare-speed PATH]
 
 Runs, one after the other in this one invocation:
-1. ../shared/tools/compare_speed.py (alternating rounds in one process, median ratio),
-   the way speed comparisons are judged in this project;
+1. compare_speed.py (alternating rounds in one process, median ratio; by default
+   ../shared/tools/compare_speed.py beside this repository), the way speed comparisons
+   are judged in this project;
 2. `python -m spacy benchmark speed` on each pipeline, each in its own process, with that
    process' peak RSS (ru_maxrss).
 `--batch-size` sets docs per batch in both (default: compare_speed's 256 and each pipeline's
@@ -52,13 +54,19 @@ def main() -> None:
     p.add_argument("--batch-size", type=int, help="docs per batch (e.g. 16 for documents)")
     p.add_argument("--output", help="also write the report to this file")
     p.add_argument("--json", help="also write the numbers as JSON to this file")
+    p.add_argument("--compare-speed", default=str(COMPARE), help="path of compare_speed.py")
     args = p.parse_args()
+    if not Path(args.compare_speed).is_file():
+        sys.exit(
+            f"compare_speed.py not found at {args.compare_speed}: pass --compare-speed with "
+            "its path (the shared tools folder beside the data)."
+        )
     batch_size = ["--batch-size", str(args.batch_size)] if args.batch_size else []
     lines = []
     compare = subprocess.run(
         [
             sys.executable,
-            str(COMPARE),
+            args.compare_speed,
             args.senna,
             args.baseline,
             args.data,
