@@ -96,6 +96,14 @@ def test_word_table_keeps_its_vectors_with_fine_tune_vectors_off(tagger_examples
     numpy.testing.assert_array_equal(rows(loaded)[0], vector)
 
 
+def test_fine_tune_vectors_off_without_vectors_warns(tagger_examples):
+    nlp = English()
+    word_feature = {"@misc": "spacy-senna.WordFeature.v1", "fine_tune_vectors": False}
+    nlp.add_pipe("senna_tagger", config={"model": {"features": {"word": word_feature}}})
+    with pytest.warns(UserWarning, match="fine_tune_vectors = false but nlp.vocab.vectors"):
+        nlp.initialize(lambda: tagger_examples(nlp))
+
+
 def test_null_leaves_a_default_feature_out():
     nlp = English()
     tagger = nlp.add_pipe("senna_tagger", config={"model": {"features": {"suffix": None}}})

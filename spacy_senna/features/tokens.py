@@ -1,6 +1,7 @@
 """The features of a token's text or attributes: word, caps, suffix, token attribute and
 span tag, each with one lookup table."""
 
+import warnings
 from collections import Counter
 from typing import Iterable, List, Optional, Sequence
 
@@ -48,6 +49,12 @@ class WordFeature(Feature):
             ]
             seen = set(words)
             words += [w for w in vector_words if w not in seen]
+        if not vector_words and not self.fine_tune_initial:
+            warnings.warn(
+                "The word feature has fine_tune_vectors = false but nlp.vocab.vectors is "
+                "empty, so no row is kept: pass the vectors ([initialize] vectors, or "
+                "--paths.vectors) or leave fine_tune_vectors at true."
+            )
         lexicon = Lexicon.from_words(words[: max(0, self.max_size - 2)])
         self.lexicons = [lexicon]
         self._init_rows = None
