@@ -216,6 +216,7 @@ class CRF(nn.Module):
         out = emissions.new_zeros(rows.shape[0], dtype=torch.float64)
         if rows.shape[0] == 0:
             return out
+        span_columns = (starts, ends, first, inside, last)
         used = torch.unique(rows)
         for group in length_groups(lengths[used]):
             members = used[group]
@@ -227,11 +228,7 @@ class CRF(nn.Module):
                 emissions[members, :longest],
                 lengths[members],
                 local[rows[in_group]],
-                starts[in_group],
-                ends[in_group],
-                first[in_group],
-                inside[in_group],
-                last[in_group],
+                *(column[in_group] for column in span_columns),
             )
         return out
 
