@@ -35,6 +35,7 @@ VALID = {
         "# sent_id = d-2\n1\tHi\tUH\tB-INTJ\t-\n"
     ),
     "uner": "# sent_id = d-1\n1\tAnn\tB-PER\n2\tsaw\tO\n3\tNew\tB-LOC\n4\tYork\tI-LOC\n",
+    "btc": "Ann\tB-PER\nsaw\tO\nNew\tB-LOC\nYork\tI-LOC\n\n#\tO\nhi\tO\n",
     "gum-open": (
         "# sent_id = g-1\n1\tAnn\tNNP\tB-PER\tB-NP\n2\tsaw\tVBD\tO\tB-VP\n"
         "3\tRome\tNNP\tB-LOC\tB-NP\n"

@@ -1,5 +1,6 @@
-"""The open-data converters: propbank-ewt's CoNLL-2005-style verbal view and Universal NER's
-IOB2, read into Docs, and malformed lines named in a ValueError."""
+"""The open-data converters: propbank-ewt's CoNLL-2005-style verbal view, Universal NER's
+IOB2, GUM's open genres and the Broad Twitter Corpus, read into Docs, and malformed lines
+named in a ValueError."""
 
 import pytest
 from spacy.vocab import Vocab
@@ -131,3 +132,38 @@ def test_gum_open_tags_entities_chunks(tmp_path, write_input):
     bad = write_input(tmp_path / "bad.conll", "1\tAnn\tNNP\tB-PER\n")
     with pytest.raises(ValueError, match=r"bad.conll:1: expected 5 tab-separated columns"):
         _read("gum-open", bad)
+
+
+# a made-up tweet and a second one, in the Broad Twitter Corpus' layout
+BTC = (
+    "#\tO\nAnn\tB-PER\nLee\tI-PER\nin\tO\nLeeds\tB-LOC\n@\tB-PER\nbob\tI-PER\n\n"
+    "Acme\tB-ORG\n\tO\nrocks\tO\n\n"
+)
+
+
+def test_btc_reads_tweets_and_keeps_hash_as_a_token(tmp_path, write_input):
+    path = write_input(tmp_path / "btc.conll", BTC)
+    with pytest.warns(UserWarning, match=r"btc.conll: left out 1 rows with an empty token.*10"):
+        docs = _read("btc", path)
+    assert [[t.text for t in d] for d in docs] == [
+        ["#", "Ann", "Lee", "in", "Leeds", "@", "bob"],
+        ["Acme", "rocks"],
+    ]
+    assert [(e.text, e.label_) for e in docs[0].ents] == [
+        ("Ann Lee", "PER"),
+        ("Leeds", "LOC"),
+        ("@ bob", "PER"),
+    ]
+    assert [(e.text, e.label_) for e in docs[1].ents] == [("Acme", "ORG")]
+
+
+def test_btc_names_the_bad_line(tmp_path, write_input):
+    path = write_input(tmp_path / "bad.conll", "Ann\tB-PER\n\tB-PER\n")
+    with pytest.raises(ValueError, match=r"bad.conll:2: expected a non-empty TOKEN column"):
+        _read("btc", path)
+    path = write_input(tmp_path / "tag.conll", "Ann\tPERSON\n")
+    with pytest.raises(ValueError, match=r"tag.conll:1: expected an IOB NER tag"):
+        _read("btc", path)
+    path = write_input(tmp_path / "three.conll", "Ann\tB-PER\tx\n")
+    with pytest.raises(ValueError, match=r"three.conll:1: expected 2 tab-separated columns"):
+        _read("btc", path)

@@ -22,7 +22,7 @@ from .benchmark import (
     read_wsj_pos,
     read_wsj_pt0,
 )
-from .open_data import UNER_TYPES, read_gum_open, read_propbank_ewt, read_uner
+from .open_data import UNER_TYPES, read_btc, read_gum_open, read_propbank_ewt, read_uner
 from .rows import DOCUMENT_KEY, SENT_ID_KEY
 
 CONVERTERS: dict[str, Callable[[Path, Vocab], Iterator[Doc]]] = {
@@ -35,6 +35,7 @@ CONVERTERS: dict[str, Callable[[Path, Vocab], Iterator[Doc]]] = {
     "propbank-ewt": read_propbank_ewt,
     "uner": read_uner,
     "gum-open": read_gum_open,
+    "btc": read_btc,
 }
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "SENT_ID_KEY",
     "UNER_TYPES",
     "level0_segments",
+    "read_btc",
     "read_conll2000",
     "read_conll2003",
     "read_conll2005",

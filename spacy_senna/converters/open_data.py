@@ -1,8 +1,10 @@
 """The openly licensed sets a shipped model may learn from (../shared/data/open):
-propbank-ewt's verbal view, Universal NER and GUM's open genres, each keeping UD's sent_id."""
+propbank-ewt's verbal view, Universal NER and GUM's open genres, each keeping UD's sent_id,
+and the Broad Twitter Corpus (tweets, no ids)."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +20,8 @@ from .rows import (
     chunk_spans,
     commented_sentences,
     make_doc,
+    sentence_rows,
+    tab_split,
 )
 
 
@@ -78,6 +82,37 @@ def read_gum_open(path: Path, vocab: Vocab) -> Iterator[Doc]:
         doc.ents = chunk_spans(doc, _uner_tags([c[3] for _, c in rows]))
         doc.spans["chunks"] = chunk_spans(doc, [c[4] for _, c in rows])
         yield _with_sent_id(doc, sent_id)
+
+
+def read_btc(path: Path, vocab: Vocab) -> Iterator[Doc]:
+    """Broad Twitter Corpus (`TOKEN TAG`, tab, IOB2, a blank line after each tweet; `#` is
+    a token, not a comment) -> one Doc per tweet with `doc.ents` (PER, LOC, ORG).
+
+    A few rows have an empty token (a character lost upstream): those tagged O are left
+    out with a warning naming their lines; one inside an entity is an error."""
+    empty: list[int] = []
+    n_docs = 0
+    for rows in sentence_rows(path, tab_split):
+        kept = []
+        for lineno, columns in rows:
+            if len(columns) == 2 and not columns[0] and columns[1] == "O":
+                empty.append(lineno)
+                continue
+            check_columns(path, lineno, columns, ("TOKEN", "TAG"), "tab")
+            check_iob(path, lineno, columns[1], "NER")
+            kept.append(columns)
+        if kept:
+            doc = make_doc(vocab, [c[0] for c in kept])
+            doc.ents = chunk_spans(doc, _uner_tags([c[1] for c in kept]))
+            n_docs += 1
+            yield doc
+    if n_docs == 0:
+        raise ValueError(f"{path} contains no tweets with a non-empty token")
+    if empty:
+        lines = ", ".join(map(str, empty[:10])) + (", ..." if len(empty) > 10 else "")
+        warnings.warn(
+            f"{path}: left out {len(empty)} rows with an empty token, tagged O (lines {lines})"
+        )
 
 
 def _uner_tags(tags: list[str]) -> list[str]:

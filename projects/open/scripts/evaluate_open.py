@@ -6,7 +6,8 @@ POS (PTB tags) on UD EWT test, PER/LOC/ORG on Universal NER's EWT test, chunks a
 propbank-ewt's test sentences; each task only when the pipeline has its component. SRL is
 scored twice: on the predicates the tagger finds (every V* token; a frame for a predicate
 the reference lacks counts its arguments as wrong) and on the given predicates. `--other`
-adds POS and NER on another corpus (`pos_other`, `ner_other`; GUM dev in the project).
+adds POS and NER on another corpus (`pos_other`, `ner_other`; GUM dev in the project),
+`--tweets` NER on tweets (`ner_tweets`; the Broad Twitter Corpus' dev part).
 """
 
 from __future__ import annotations
@@ -36,10 +37,16 @@ def _evaluate(nlp: Language, examples: list) -> dict:
 
 
 def evaluate(
-    pipeline: str, ud_test: Path, uner_test: Path, ewt_test: Path, other: Path | None = None
+    pipeline: str,
+    ud_test: Path,
+    uner_test: Path,
+    ewt_test: Path,
+    other: Path | None = None,
+    tweets: Path | None = None,
 ) -> dict:
     """Every score the pipeline's components give, keyed by task; with `other` (a corpus
-    with tags and entities, e.g. GUM dev) also POS and NER there."""
+    with tags and entities, e.g. GUM dev) also POS and NER there, with `tweets` (entities
+    only) NER there."""
     nlp = spacy.load(pipeline)
     names = set(nlp.pipe_names)
     results: dict = {"pipeline": pipeline}
@@ -52,6 +59,8 @@ def evaluate(
         results["ner"] = {k: scores[k] for k in ("ents_p", "ents_r", "ents_f")}
         if other is not None:
             results["ner_other"] = _evaluate(nlp, _examples(nlp, other))["ents_f"]
+        if tweets is not None:
+            results["ner_tweets"] = _evaluate(nlp, _examples(nlp, tweets))["ents_f"]
     if names & {"senna_chunker", "senna_srl"}:
         # one pass over the test sentences serves the chunks and SRL on found predicates
         examples = _examples(nlp, ewt_test)
@@ -77,9 +86,12 @@ def main() -> None:
     parser.add_argument("--uner-test", type=Path, default=Path("corpus/uner/en_ewt-ud-test.spacy"))
     parser.add_argument("--ewt-test", type=Path, default=Path("corpus/ewt/test.spacy"))
     parser.add_argument("--other", type=Path, help="also POS and NER on this corpus")
+    parser.add_argument("--tweets", type=Path, help="also NER on this corpus")
     parser.add_argument("--output", type=Path, required=True)
     args = parser.parse_args()
-    results = evaluate(args.pipeline, args.ud_test, args.uner_test, args.ewt_test, args.other)
+    results = evaluate(
+        args.pipeline, args.ud_test, args.uner_test, args.ewt_test, args.other, args.tweets
+    )
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf8")
     print(json.dumps(results, indent=2))
