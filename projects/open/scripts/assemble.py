@@ -32,6 +32,8 @@ SOURCES = [
     "Universal NER English-EWT (Mayhew et al. 2024, CC BY-SA 4.0): PER, LOC, ORG",
     "GUM, openly licensed genres only (Zeldes 2017; annotations CC BY 4.0, texts CC BY, "
     "CC BY-SA or public domain as listed by GUM): more tags and entities",
+    "Broad Twitter Corpus (Derczynski, Bontcheva & Roberts 2016; GateNLP, CC BY 4.0): PER, LOC, "
+    "ORG on tweets, for the entity recognizer",
     "English Wikipedia text, 2015 dump (CC BY-SA 3.0): the language model behind the word tables",
 ]
 COMPONENTS = ("senna_words", "senna_tagger", "senna_chunker", "senna_ner", "senna_srl")
