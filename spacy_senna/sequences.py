@@ -9,7 +9,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
 import torch
-from spacy.attrs import LOWER
+from spacy.attrs import LOWER, SENT_START
 from spacy.tokens import Doc
 from thinc.api import Model
 
@@ -32,11 +32,18 @@ def sequence_bounds(doc: Doc) -> List[Tuple[int, int]]:
     SENNA tags sentence by sentence (windows pad at sentence edges; the CRF path starts
     and ends there), so a doc whose sentence boundaries are known is split on them.
     """
-    if not len(doc):
+    n = len(doc)
+    if not n:
         return []
-    if doc.has_annotation("SENT_START"):
+    if "sents" in doc.user_hooks:
         return [(sent.start, sent.end) for sent in doc.sents]
-    return [(0, len(doc))]
+    # Doc.sents, read from the SENT_START column at once (1 starts a sentence, -1 and 0
+    # do not; no value after the first token: no boundaries), which is much faster
+    starts = doc.to_array(SENT_START)[1:]
+    if not starts.any():
+        return [(0, n)]
+    edges = [0, *(numpy.flatnonzero(starts == 1) + 1).tolist(), n]
+    return list(zip(edges[:-1], edges[1:]))
 
 
 def featurize(model: Model, docs: Sequence[Doc], train: bool = False):

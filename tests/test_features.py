@@ -27,6 +27,44 @@ def test_span_tag_feature_reads_iobes_and_marks_a_missing_group_unknown():
     assert (feature.extract(bare)[:, 0] == UNKNOWN).all()
 
 
+@pytest.mark.parametrize("attr", ["tag_", "pos_", "ent_type_", "lemma_"])
+def test_attr_feature_ids_follow_the_token_strings_and_a_refit(attr):
+    """The ids read from a Doc.to_array column and cached per value are those of the
+    tokens' strings, and a refit (or load) with another dictionary is not served stale ids."""
+    vocab = English().vocab
+    feature = registry.misc.get("spacy-senna.AttrFeature.v1")(attr=attr, width=5)
+    first = Doc(
+        vocab,
+        words="a b c d".split(),
+        tags=["DT", "NN", "DT", "VB"],
+        pos=["DET", "NOUN", "DET", "VERB"],
+        lemmas=["a", "b", "a", "d"],
+        ents=["B-PER", "O", "B-ORG", "O"],
+    )
+    other = Doc(
+        vocab,
+        words="e f".split(),
+        tags=["VB", "JJ"],
+        pos=["VERB", "ADJ"],
+        lemmas=["d", "f"],
+        ents=["B-ORG", "B-LOC"],
+    )
+
+    def expected(doc):
+        lex = feature.lexicons[0]
+        return [lex.get(str(getattr(t, attr))) for t in doc]
+
+    feature.fit([first])
+    for doc in (first, other, first):
+        assert feature.extract(doc)[:, 0].tolist() == expected(doc)
+    assert UNKNOWN in feature.extract(other)[:, 0]  # JJ / ADJ / f / LOC: never seen
+    feature.fit([other, first])
+    for doc in (first, other):
+        assert feature.extract(doc)[:, 0].tolist() == expected(doc)
+    feature.from_dict({"lexicons": [list(reversed(feature.lexicons[0].to_list()))]})
+    assert feature.extract(first)[:, 0].tolist() == expected(first)
+
+
 def test_unknown_feature_in_config_is_named():
     nlp = English()
     with pytest.raises(Exception, match="NoSuchFeature"):

@@ -3,9 +3,10 @@ span tag, each with one lookup table."""
 
 import warnings
 from collections import Counter
-from typing import Iterable, List, Optional, Sequence
+from typing import Dict, Iterable, List, Optional, Sequence
 
 import numpy
+from spacy.attrs import IDS
 from spacy.tokens import Doc, Token
 from thinc.util import to_numpy
 
@@ -123,17 +124,42 @@ class AttrFeature(Feature):
             )
         super().__init__([width])
         self.attr = attr
+        # a string attribute with a Doc.to_array column (tag_ -> TAG): its ids are read
+        # from the column and cached per value, one dict lookup per token
+        name = attr[:-1].upper()
+        self._column: Optional[int] = IDS.get(name) if attr.endswith("_") else None
+        self._ids_by_value: Dict[int, int] = {}
 
     def token_strings(self, token: Token) -> Sequence[str]:
         if self.attr.startswith("_."):
             return (str(getattr(token._, self.attr[2:])),)
         return (str(getattr(token, self.attr)),)
 
+    def fit(self, docs: Iterable[Doc], vocab=None) -> None:
+        super().fit(docs, vocab)
+        self._ids_by_value.clear()
+
+    def from_dict(self, data: dict) -> None:
+        super().from_dict(data)
+        self._ids_by_value.clear()
+
     def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
         lex = self.lexicons[0]
-        return numpy.array(
-            [[lex.get(v) for v in self.token_strings(t)] for t in doc], dtype="int64"
-        ).reshape(len(doc), 1)
+        if self._column is None:
+            ids = [lex.get(self.token_strings(t)[0]) for t in doc]
+        else:
+            cache = self._ids_by_value
+            values = doc.to_array(self._column).tolist()
+            ids = [
+                cache[v] if v in cache else self._value_id(v, doc[i]) for i, v in enumerate(values)
+            ]
+        return numpy.array(ids, dtype="int64").reshape(len(doc), 1)
+
+    def _value_id(self, value: int, token: Token) -> int:
+        """The id of a column value, from the string of a token that has it."""
+        idx = self.lexicons[0].get(self.token_strings(token)[0])
+        self._ids_by_value[value] = idx
+        return idx
 
 
 class SpanTagFeature(Feature):
