@@ -10,11 +10,13 @@ their gradients accumulate in these parameters until `senna_words` applies them.
 from functools import partial
 from typing import Any, Dict, List
 
+import torch
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import Model
 
 from .features import Featurizer
+from .features.shared import WORD_TABLE_NAME, upstream_lookup
 from .layers.lookup import FeatureLookup
 from .models import add_torch_shim
 
@@ -28,7 +30,10 @@ def build_word_table(features: Dict[str, Any]) -> Model[List[Doc], List[Doc]]:
         the LM vectors), caps (5) and a character CNN; null leaves one out.
     """
     model: Model = Model(
-        "senna_word_table", _forward, init=_init, attrs={"featurizer": Featurizer(features)}
+        WORD_TABLE_NAME,
+        _forward,
+        init=_init,
+        attrs={"featurizer": Featurizer(features), "replace_listener": replace_listener},
     )
     return add_torch_shim(model, partial(_lookup, with_initial_tables=False))
 
@@ -54,3 +59,19 @@ def _init(model: Model, X=None, Y=None) -> Model:
     shim = model.shims[0]
     shim._model = _lookup(model, with_initial_tables=True).to(shim.device)
     return model
+
+
+def replace_listener(table: Model, listener: Model, words: Any = None) -> Model:
+    """`nlp.replace_listeners` support: `listener` (a component's model that reads the
+    shared table) takes `table`, the copy of the senna_words model that spaCy made, as
+    its own table: its featurizer reads the copy's columns and its network embeds them
+    with the copy's lookup, a submodule from now on (saved and trained with it). spaCy
+    has already written the table's config into the component's (e.g. at
+    model.features.shared), which builds the same again when the pipeline is loaded."""
+    listener.attrs["featurizer"].own_words(table)
+    net = listener.shims[0]._model if listener.shims else None
+    if net is not None and not isinstance(net, torch.nn.Identity):
+        for module in net.modules():
+            if isinstance(module, FeatureLookup) and module.shared is not None:
+                module.own_words(upstream_lookup(table))
+    return listener

@@ -1,16 +1,17 @@
 """A component's features together: a doc -> the id columns its network embeds."""
 
-from typing import Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Union
 
 import numpy
 from spacy.attrs import ORTH
 from spacy.tokens import Doc
+from thinc.api import Model
 from torch import nn
 
 from ..layers.char_cnn import CharCNNSpec
 from .base import Feature
 from .chars import CharFeature
-from .shared import SharedWordsFeature
+from .shared import WORD_TABLE_NAME, OwnWordsFeature, SharedWordsFeature
 
 
 class Featurizer:
@@ -24,7 +25,7 @@ class Featurizer:
     """
 
     def __init__(self, features: Dict[str, Optional[Feature]]):
-        features = {name: f for name, f in features.items() if f is not None}
+        features = {name: _as_feature(f) for name, f in features.items() if f is not None}
         if not features:
             raise ValueError("A senna model needs at least one feature (e.g. 'word').")
         for name, feature in features.items():
@@ -63,9 +64,20 @@ class Featurizer:
         return [f.cnn_spec() for f in self._chars]
 
     @property
-    def shared_lookup(self) -> Optional[Callable[[], nn.Module]]:
-        """The shared word table's torch lookup (a callable), for the last columns."""
+    def shared_lookup(self) -> Union[Callable[[], nn.Module], nn.Module, None]:
+        """The shared word table's torch lookup (a callable), or the module itself where
+        this component owns a copy of the table, for the last columns."""
         return self.shared.lookup() if self.shared is not None else None
+
+    def own_words(self, table: Model) -> OwnWordsFeature:
+        """Read `table`, a copy of the shared word table, as this featurizer's own (same
+        name, same columns) instead of the shared one (`nlp.replace_listeners`)."""
+        if self.shared is None:
+            raise ValueError("This component reads no shared word table to replace.")
+        name = next(n for n, f in self.features.items() if f is self.shared)
+        own = OwnWordsFeature(table)
+        self.features[name] = self.shared = own
+        return own
 
     def fit(self, docs: List[Doc], vocab=None) -> None:
         for feature in self.features.values():
@@ -140,3 +152,11 @@ class Featurizer:
             )
         for name, feature in self.features.items():
             feature.from_dict(data[name])
+
+
+def _as_feature(value: Any) -> Any:
+    """A feature; a senna_words table model (spacy-senna.WordTable.v1, written in a
+    component's features by `nlp.replace_listeners`) becomes the component's own copy."""
+    if isinstance(value, Model) and value.name == WORD_TABLE_NAME:
+        return OwnWordsFeature(value)
+    return value

@@ -24,12 +24,16 @@ if TYPE_CHECKING:
 
 #: the upstream name that matches any senna_words component before the listener
 ANY_UPSTREAM = "*"
+#: the name of a senna_words component's model (spacy-senna.WordTable.v1)
+WORD_TABLE_NAME = "senna_word_table"
 
 
 class SharedWordsFeature(Feature):
     """The per-token features of an upstream `senna_words` component (linked by spaCy)."""
 
     context_free = False
+    #: spaCy links this feature to a senna_words component (`SennaWords.find_listeners`)
+    listens = True
 
     def __init__(self, upstream: str = ANY_UPSTREAM):
         super().__init__([])
@@ -81,6 +85,51 @@ class SharedWordsFeature(Feature):
     def __deepcopy__(self, memo: dict) -> "SharedWordsFeature":
         # a copy is unlinked: spaCy links it again in the pipeline that holds it
         return SharedWordsFeature(self.upstream)
+
+
+class OwnWordsFeature(SharedWordsFeature):
+    """A component's own copy of a senna_words table: the same columns and lookup, saved
+    and trained with the component instead of shared.
+
+    `nlp.replace_listeners("senna_words", NAME, ["model.features.shared"])` leaves one in
+    place of the shared table (spaCy writes the table's `spacy-senna.WordTable.v1` config
+    at that path, which builds one when the pipeline is loaded); a WordTable written in a
+    component's features from the start trains a private table.
+    """
+
+    #: not linked to a senna_words component: the table is this feature's own
+    listens = False
+
+    def __init__(self, table: Model):
+        super().__init__()
+        self._table = table
+
+    def fit(self, docs, vocab=None) -> None:
+        """Fit the table's dictionaries, then build it (vectors copied in)."""
+        self._upstream_featurizer().fit(docs, vocab)
+        self._table.initialize()
+
+    def lookup(self) -> nn.Module:
+        """The table's torch lookup itself: the network holds it as a submodule. A table
+        loaded from disk is built here first; the network's saved weights fill it."""
+        if isinstance(self._table.shims[0]._model, nn.Identity):
+            self._table.initialize()
+        return upstream_lookup(self._table)
+
+    def to_dict(self) -> dict:
+        return {"table": self._upstream_featurizer().to_dict()}
+
+    def from_dict(self, data: dict) -> None:
+        if "table" not in data:
+            raise ValueError(
+                "This component was saved reading a shared senna_words table, but its "
+                "config gives it a table of its own (spacy-senna.WordTable.v1): load it "
+                "with the config it was saved with."
+            )
+        self._upstream_featurizer().from_dict(data["table"])
+
+    def __deepcopy__(self, memo: dict) -> "OwnWordsFeature":
+        return OwnWordsFeature(self._table.copy())
 
 
 def upstream_lookup(table: Model) -> nn.Module:

@@ -1,7 +1,7 @@
 """Lookup tables (paper §3.2, eq. 2): one embedding table per discrete feature column,
 and a character CNN per character feature."""
 
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, Union
 
 import numpy
 import torch
@@ -26,6 +26,8 @@ class FeatureLookup(nn.Module):
     :param shared: returns another `FeatureLookup` (a shared word table, paper §5) that
         embeds the last columns. It is called at each use and is not a submodule: its
         parameters are saved and updated by their owner, gradients accumulate there.
+        A `FeatureLookup` given itself is this network's own copy of such a table (see
+        `own_words`): a submodule, saved and trained with this network.
 
     *Shape:* ids ``(..., n_columns)`` -> ``(..., width)``; the networks pass
     flat rows ``(n_rows, n_columns)`` (every sentence of a batch laid end to end)
@@ -39,7 +41,7 @@ class FeatureLookup(nn.Module):
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
         keep_initial: Sequence[bool] = (),
         char_cnns: Sequence[CharCNNSpec] = (),
-        shared: Optional[Callable[[], "FeatureLookup"]] = None,
+        shared: Union[Callable[[], "FeatureLookup"], "FeatureLookup", None] = None,
     ):
         super().__init__()
         if len(table_sizes) != len(widths):
@@ -61,17 +63,35 @@ class FeatureLookup(nn.Module):
                 self.register_buffer(f"kept_rows_{k}", known)
         self.chars = nn.ModuleList(CharCNN(spec) for spec in char_cnns)
         self.own_columns = len(self.tables) + sum(cnn.n_columns for cnn in self.chars)
-        self.shared = shared
+        self.shared = None
+        self.words: Optional[FeatureLookup] = None
+        if isinstance(shared, FeatureLookup):
+            self.own_words(shared)
+        else:
+            self.shared = shared
+
+    def own_words(self, lookup: "FeatureLookup") -> None:
+        """Embed the last columns with `lookup`, a copy of the shared table that this
+        network now owns (`nlp.replace_listeners`), instead of the shared one."""
+        self.shared = None
+        self.words = lookup
+
+    def _word_lookup(self) -> Optional["FeatureLookup"]:
+        """The lookup of the last columns: this network's own copy, the shared one, or none."""
+        if self.words is not None:
+            return self.words
+        return self.shared() if self.shared is not None else None
 
     @property
     def n_columns(self) -> int:
-        shared = self.shared() if self.shared is not None else None
-        return self.own_columns + (shared.n_columns if shared is not None else 0)
+        words = self._word_lookup()
+        return self.own_columns + (words.n_columns if words is not None else 0)
 
     @property
     def width(self) -> int:
         own = sum(t.embedding_dim for t in self.tables) + sum(c.width for c in self.chars)
-        return own + (self.shared().width if self.shared is not None else 0)
+        words = self._word_lookup()
+        return own + (words.width if words is not None else 0)
 
     def forward(self, ids: Tensor) -> Tensor:
         if ids.shape[-1] != self.n_columns:
@@ -87,6 +107,7 @@ class FeatureLookup(nn.Module):
         for cnn in self.chars:
             parts.append(cnn(ids[..., col : col + cnn.n_columns]))
             col += cnn.n_columns
-        if self.shared is not None:
-            parts.append(self.shared()(ids[..., col:]))
+        words = self._word_lookup()
+        if words is not None:
+            parts.append(words(ids[..., col:]))
         return torch.cat(parts, dim=-1)

@@ -84,7 +84,11 @@ class SennaWords(TrainablePipe):
         model = getattr(component, "model", None)
         featurizer = model.attrs.get("featurizer") if isinstance(model, Model) else None
         shared = getattr(featurizer, "shared", None)
-        if isinstance(shared, SharedWordsFeature) and shared.upstream in (ANY_UPSTREAM, self.name):
+        if (
+            isinstance(shared, SharedWordsFeature)
+            and shared.listens
+            and shared.upstream in (ANY_UPSTREAM, self.name)
+        ):
             shared.link(self.model)
             self.add_listener(model, component.name)
 

@@ -174,3 +174,79 @@ def test_the_joint_config_builds_its_shared_pipeline():
         "senna_chunker": {"shared", "pos"},
         "senna_ner": {"shared"},
     }
+
+
+def outputs(nlp, texts):
+    docs = list(nlp.pipe(texts))
+    return [([t.tag_ for t in d], [(e.start, e.end, e.label_) for e in d.ents]) for d in docs]
+
+
+def test_replace_listeners_gives_a_component_its_own_copy_of_the_table(
+    joint, span_examples, span_sentences
+):
+    """spaCy's recipe for moving a listening component to another pipeline: after
+    nlp.replace_listeners the tagger owns a copy of the table (same outputs, its own
+    parameters, saved with it), the ner still shares the original, and both survive
+    senna_words' removal and a save/load."""
+    texts = [text for text, *_ in span_sentences]
+    with make_tempdir() as path:
+        joint[0].to_disk(path)
+        nlp = spacy.load(path)
+    expected = outputs(nlp, texts)
+    nlp.replace_listeners("senna_words", "senna_tagger", ["model.features.shared"])
+    assert nlp.get_pipe("senna_words").listening_components == ["senna_ner"]
+    assert outputs(nlp, texts) == expected
+    own = get_net(nlp.get_pipe("senna_tagger").model).emission_net.lookup.words
+    table = table_of(nlp)
+    assert torch.equal(own.tables[0].weight, table.tables[0].weight)
+    assert own.tables[0].weight is not table.tables[0].weight
+    # the copy trains with the tagger alone; the shared table does not move
+    before = table.tables[0].weight.detach().clone()
+    nlp.get_pipe("senna_tagger").update(span_examples(nlp), sgd=nlp.create_optimizer())
+    assert torch.equal(table.tables[0].weight, before)
+    assert not torch.equal(own.tables[0].weight, before)
+    expected = outputs(nlp, texts)
+
+    nlp.replace_listeners("senna_words", "senna_ner", ["model.features.shared"])
+    nlp.remove_pipe("senna_words")
+    assert outputs(nlp, texts) == expected
+    with make_tempdir() as path:
+        nlp.to_disk(path)
+        loaded = spacy.load(path)
+    assert loaded.pipe_names == ["senna_tagger", "senna_ner"]
+    assert outputs(loaded, texts) == expected
+
+
+def test_a_word_table_in_a_components_features_trains_as_its_own(span_examples):
+    """The config replace_listeners writes, used from the start: the tagger builds and
+    trains a private word table (vectors, caps, characters) with no senna_words."""
+    own = {
+        "features": {
+            "word": None,
+            "caps": None,
+            "shared": {
+                "@architectures": "spacy-senna.WordTable.v1",
+                "features": {
+                    "word": {"@misc": "spacy-senna.WordFeature.v1"},
+                    "caps": {"@misc": "spacy-senna.CapsFeature.v1"},
+                },
+            },
+        }
+    }
+    fix_random_seed(0)
+    nlp = English()
+    nlp.add_pipe("senna_tagger", config={"model": own})
+    examples = span_examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    losses = []
+    for _ in range(40):
+        step = {}
+        nlp.update(examples, sgd=optimizer, losses=step)
+        losses.append(step["senna_tagger"])
+    assert losses[-1] < 0.05 * losses[0]
+    texts = [eg.reference.text for eg in examples]
+    with make_tempdir() as path:
+        nlp.to_disk(path)
+        loaded = spacy.load(path)
+    assert outputs(loaded, texts) == outputs(nlp, texts)
+    assert [t.tag_ for t in nlp(texts[0])] == [t.tag_ for t in examples[0].reference]
