@@ -3,6 +3,7 @@ IOB2, GUM's open genres and the Broad Twitter Corpus, read into Docs, and malfor
 named in a ValueError."""
 
 import pytest
+from spacy.lang.en import English
 from spacy.vocab import Vocab
 
 from spacy_senna.converters import CONVERTERS, SENT_ID_KEY
@@ -140,24 +141,29 @@ def test_gum_open_tags_entities_chunks(tmp_path, write_input):
         _read("gum-open", bad)
 
 
-# a made-up tweet and a second one, in the Broad Twitter Corpus' layout
+# two made-up tweets in the Broad Twitter Corpus' layout (the empty token is on line 10)
 BTC = (
-    "#\tO\nAnn\tB-PER\nLee\tI-PER\nin\tO\nLeeds\tB-LOC\n@\tB-PER\nbob\tI-PER\n\n"
-    "Acme\tB-ORG\n\tO\nrocks\tO\n\n"
+    "#\tO\nAnn\tB-PER\nLee\tI-PER\nin\tO\n#Leeds\tB-LOC\n@\tB-PER\nbob\tB-PER\n\n"
+    "Acme\tB-ORG\n\tO\nrocks\tO\n@\tO\nacme_uk\tB-ORG\n@\tO\n:\tO\n\n"
 )
 
 
-def test_btc_reads_tweets_and_keeps_hash_as_a_token(tmp_path, write_input):
+def test_btc_reads_tweets_in_the_tokens_spacy_makes_of_them(tmp_path, write_input):
+    """A mention is one token (BTC's '@' and name, both tagged B-X: one entity); '#' comes
+    off a hashtag, the entity on its word; a lone '#' or '@' stays a token."""
     path = write_input(tmp_path / "btc.conll", BTC)
     with pytest.warns(UserWarning, match=r"btc.conll: left out 1 rows with an empty token.*10"):
         docs = _read("btc", path)
     assert [[t.text for t in d] for d in docs] == [
-        ["#", "Ann", "Lee", "in", "Leeds", "@", "bob"],
-        ["Acme", "rocks"],
+        ["#", "Ann", "Lee", "in", "#", "Leeds", "@bob"],
+        ["Acme", "rocks", "@acme_uk", "@", ":"],
     ]
     assert [(e.text, e.label_) for e in docs[0].ents] == [
         ("Ann Lee", "PER"),
         ("Leeds", "LOC"),
-        ("@ bob", "PER"),
+        ("@bob", "PER"),
     ]
-    assert [(e.text, e.label_) for e in docs[1].ents] == [("Acme", "ORG")]
+    assert [(e.text, e.label_) for e in docs[1].ents] == [("Acme", "ORG"), ("@acme_uk", "ORG")]
+    nlp = English()
+    for doc in docs:  # the tokens spaCy's tokenizer makes of the tweet's text
+        assert [t.text for t in nlp(doc.text)] == [t.text for t in doc]

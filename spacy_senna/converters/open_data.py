@@ -4,6 +4,7 @@ and the Broad Twitter Corpus (tweets, no ids)."""
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -86,7 +87,8 @@ def read_gum_open(path: Path, vocab: Vocab) -> Iterator[Doc]:
 
 def read_btc(path: Path, vocab: Vocab) -> Iterator[Doc]:
     """Broad Twitter Corpus (`TOKEN TAG`, tab, IOB2, a blank line after each tweet; `#` is
-    a token, not a comment) -> one Doc per tweet with `doc.ents` (PER, LOC, ORG).
+    a token, not a comment) -> one Doc per tweet with `doc.ents` (PER, LOC, ORG), in the
+    tokens spaCy's English tokenizer makes of a tweet (`as_tweeted`).
 
     A few rows have an empty token (a character lost upstream): those tagged O are left
     out with a warning naming their lines; one inside an entity is an error."""
@@ -102,8 +104,9 @@ def read_btc(path: Path, vocab: Vocab) -> Iterator[Doc]:
             check_iob(path, lineno, columns[1], "NER")
             kept.append(columns)
         if kept:
-            doc = make_doc(vocab, [c[0] for c in kept])
-            doc.ents = chunk_spans(doc, _uner_tags([c[1] for c in kept]))
+            words, tags = as_tweeted([c[0] for c in kept], [c[1] for c in kept])
+            doc = make_doc(vocab, words)
+            doc.ents = chunk_spans(doc, _uner_tags(tags))
             n_docs += 1
             yield doc
     if n_docs == 0:
@@ -113,6 +116,41 @@ def read_btc(path: Path, vocab: Vocab) -> Iterator[Doc]:
         warnings.warn(
             f"{path}: left out {len(empty)} rows with an empty token, tagged O (lines {lines})"
         )
+
+
+def as_tweeted(words: list[str], tags: list[str]) -> tuple[list[str], list[str]]:
+    """BTC's tokens re-cut as spaCy's English tokenizer cuts the tweet they come from.
+
+    BTC writes a user mention as two tokens, `@` and the name, and most of its sections
+    tag both B-X: two entities, one of them `@`. In a tweet the mention is one word, which
+    spaCy keeps whole (`@SportsCenter`), so trained on BTC's tokens a model never sees the
+    token it meets at run time. Here `@` and a name after it are one token, tagged as `@`
+    was, or as the name where `@` was O. A hashtag is the other way round: BTC keeps
+    `#NewYork` whole, spaCy splits `#` off, so it is split here, the entity on the word
+    (`#` stays inside only when the hashtag continues an entity, I-X).
+    """
+    out_words: list[str] = []
+    out_tags: list[str] = []
+    i = 0
+    while i < len(words):
+        word, tag = words[i], tags[i]
+        if word == "@" and i + 1 < len(words) and _WORD_START.match(words[i + 1]):
+            out_words.append("@" + words[i + 1])
+            out_tags.append(tag if tag != "O" else tags[i + 1])
+            i += 2
+            continue
+        if _HASHTAG.match(word):
+            out_words += ["#", word[1:]]
+            out_tags += [tag if tag.startswith("I-") else "O", tag]
+        else:
+            out_words.append(word)
+            out_tags.append(tag)
+        i += 1
+    return out_words, out_tags
+
+
+_WORD_START = re.compile(r"\w")
+_HASHTAG = re.compile(r"#\w")
 
 
 def _uner_tags(tags: list[str]) -> list[str]:
