@@ -118,6 +118,11 @@ def read_btc(path: Path, vocab: Vocab) -> Iterator[Doc]:
         )
 
 
+#: a token a mention's name can start with; a hashtag (`#` then a word character)
+_WORD_START = re.compile(r"\w")
+_HASHTAG = re.compile(r"#\w")
+
+
 def as_tweeted(words: list[str], tags: list[str]) -> tuple[list[str], list[str]]:
     """BTC's tokens re-cut as spaCy's English tokenizer cuts the tweet they come from.
 
@@ -147,10 +152,6 @@ def as_tweeted(words: list[str], tags: list[str]) -> tuple[list[str], list[str]]
             out_tags.append(tag)
         i += 1
     return out_words, out_tags
-
-
-_WORD_START = re.compile(r"\w")
-_HASHTAG = re.compile(r"#\w")
 
 
 def _uner_tags(tags: list[str]) -> list[str]:
