@@ -23,6 +23,7 @@ from thinc.model import deserialize_attr, serialize_attr
 
 from .about import __version__
 from .features import Featurizer
+from .layers.precision import check_inference_dtype
 from .layers.predicate_lstm import PredicateLSTMNetwork
 from .layers.sentence import SentenceNetwork
 from .layers.tagger_net import SequenceTaggerNet, build_criterion
@@ -60,6 +61,7 @@ def build_window_tagger(
     lstm_width: int = 0,
     lstm_window: bool = True,
     input_dropout: float = 0.0,
+    inference_dtype: str = "float32",
     nO: Optional[int] = None,
 ) -> Model[List[Doc], "Sequences"]:
     """SENNA's window network (paper §3.3.1, Table 5) scoring every tag of every token.
@@ -88,6 +90,9 @@ def build_window_tagger(
     input_dropout (float): not in SENNA: dropout on the word features (lookup tables and
         characters) in training, before the LSTM and the window layer; [training] dropout
         acts after them.
+    inference_dtype (str): not in SENNA: "bfloat16" runs the window layer in bfloat16 when
+        labelling, on a CPU with AVX512-BF16 or AMX (or a GPU with bfloat16); elsewhere,
+        and always in training, it computes in float32 ("float32", the default).
     nO (Optional[int]): number of tags; inferred from the component's labels.
     """
     if lstm_width < 0:
@@ -101,7 +106,7 @@ def build_window_tagger(
     return _senna_model(
         "senna_window_tagger",
         forward,
-        _window_network,
+        partial(_window_network, inference_dtype=check_inference_dtype(inference_dtype)),
         features,
         nO,
         criterion=criterion,
@@ -126,6 +131,7 @@ def build_sentence_tagger(
     max_distance: int = 30,
     criterion: str = "sll",
     constrain_training: bool = False,
+    inference_dtype: str = "float32",
     nO: Optional[int] = None,
 ) -> Model[List[Tuple[Doc, List[int]]], "Sequences"]:
     """SENNA's sentence (convolutional) network (paper §3.3.2, Table 5), used for SRL:
@@ -140,12 +146,15 @@ def build_sentence_tagger(
     max_distance (int): distances are clipped to +-max_distance (SENNA clips too).
     criterion (str): "sll" (CRF per predicate, paper's choice) or "wll".
     constrain_training (bool): apply the tag scheme's constraints in training too.
+    inference_dtype (str): not in SENNA: "bfloat16" runs the convolution and the hidden
+        layer in bfloat16 when labelling, where the device computes it natively (as for
+        the window tagger); "float32" (the default) everywhere.
     nO (Optional[int]): number of tags; inferred from the component's labels.
     """
     return _senna_model(
         "senna_sentence_tagger",
         forward_sentences,
-        _sentence_network,
+        partial(_sentence_network, inference_dtype=check_inference_dtype(inference_dtype)),
         features,
         nO,
         criterion=criterion,
@@ -276,8 +285,9 @@ def add_torch_shim(model: Model, rebuild: Callable[[Model], torch.nn.Module]) ->
     return model
 
 
-def _window_network(model: Model, **common: Any) -> torch.nn.Module:
+def _window_network(model: Model, *, inference_dtype: str, **common: Any) -> torch.nn.Module:
     return WindowNetwork(
+        inference_dtype=inference_dtype,
         doc_context=model.attrs["doc_context"],
         context_dropout=model.attrs["context_dropout"],
         lstm_width=model.attrs["lstm_width"],
@@ -287,8 +297,9 @@ def _window_network(model: Model, **common: Any) -> torch.nn.Module:
     )
 
 
-def _sentence_network(model: Model, **common: Any) -> torch.nn.Module:
+def _sentence_network(model: Model, *, inference_dtype: str, **common: Any) -> torch.nn.Module:
     return SentenceNetwork(
+        inference_dtype=inference_dtype,
         conv_width=model.attrs["conv_width"],
         distance_width=model.attrs["distance_width"],
         max_distance=model.attrs["max_distance"],

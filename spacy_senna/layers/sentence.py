@@ -24,6 +24,7 @@ from torch import Tensor, nn
 
 from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
+from .precision import check_inference_dtype, dense
 
 #: floats in one (rows, n, n, units) sum of the short-row max: about an L2 cache
 _CACHE_FLOATS = 1 << 18
@@ -169,6 +170,8 @@ class SentenceNetwork(nn.Module):
     :param max_block_elements: bound on the (rows, T, units) block of the max.
     :param char_cnns: character CNNs after the lookup tables (see FeatureLookup).
     :param shared: a shared word table's lookup (senna_words) after those.
+    :param inference_dtype: "bfloat16" runs the convolution and the hidden layer in
+        bfloat16 at inference, where the device computes it natively (see `precision`).
 
     *Shape:* flat ids ``(n_rows, K)``, sentence index ``(S, T)``, row sentence ``(R,)``,
     row predicate ``(R,)``, row lengths ``(R,)`` -> scores ``(R, T, n_tags)``
@@ -191,12 +194,14 @@ class SentenceNetwork(nn.Module):
         char_cnns: Sequence[CharCNNSpec] = (),
         shared: Optional[Callable[[], FeatureLookup]] = None,
         max_block_elements: int = 1 << 22,
+        inference_dtype: str = "float32",
     ):
         super().__init__()
         if window_size < 1 or window_size % 2 == 0:
             raise ValueError(f"window_size must be odd and positive, got {window_size}")
         if max_distance < 1:
             raise ValueError(f"max_distance must be at least 1, got {max_distance}")
+        self.inference_dtype = check_inference_dtype(inference_dtype)
         self.lookup = FeatureLookup(
             table_sizes=table_sizes,
             widths=widths,
@@ -254,7 +259,7 @@ class SentenceNetwork(nn.Module):
         if R == 0 or T == 0:
             return torch.zeros(R, T, self.n_tags, device=flat_ids.device)
         x = self.lookup(flat_ids).T[None]  # (1, width, n_rows)
-        words = self.conv(x)[0].T[sentence_index]  # (S, T, C), once per sentence
+        words = dense(self.conv, x, self.inference_dtype)[0].T[sentence_index]  # (S, T, C)
         positions = torch.arange(T, device=flat_ids.device)
         verb = self.offset_table(self.verb_distance, self.verb_conv)
         rows = (
@@ -269,6 +274,6 @@ class SentenceNetwork(nn.Module):
             rows, word, row_lengths, reach, self.max_block_elements, track
         )  # (R, T, C)
         real = ~padding
-        hidden = nn.functional.hardtanh(self.hidden(pooled[real]))
+        hidden = nn.functional.hardtanh(dense(self.hidden, pooled[real], self.inference_dtype))
         scores = self.output(self.dropout(hidden))
         return scores.new_zeros(R, T, self.n_tags).masked_scatter(real[:, :, None], scores)

@@ -10,6 +10,7 @@ from ..lexicon import PADDING
 from .char_cnn import CharCNNSpec
 from .document_context import other_occurrences_mean
 from .lookup import FeatureLookup
+from .precision import check_inference_dtype, dense
 from .recurrent import SentenceLSTM
 
 
@@ -33,6 +34,8 @@ class WindowNetwork(nn.Module):
     same hidden units from about 2.3x fewer multiply-adds with SENNA's widths).
     `input_dropout` drops word features (lookup tables and characters) in training,
     before the LSTM and the window layer (Lample et al. 2016; Ma & Hovy 2016).
+    `inference_dtype` "bfloat16" runs the window layer (and the centre layer) in bfloat16
+    at inference, where the device computes it natively (see `precision`).
 
     *Shape:* flat ids ``(n_rows, n_columns)``, index ``(batch, time)``, context ``(2, M)``
     (hidden rows of the repeated words and their groups), lengths ``(batch,)`` -> scores
@@ -57,10 +60,12 @@ class WindowNetwork(nn.Module):
         lstm_width: int = 0,
         lstm_window: bool = True,
         input_dropout: float = 0.0,
+        inference_dtype: str = "float32",
     ):
         super().__init__()
         if window_size < 1 or window_size % 2 == 0:
             raise ValueError(f"window_size must be odd and positive, got {window_size}")
+        self.inference_dtype = check_inference_dtype(inference_dtype)
         self.lookup = FeatureLookup(
             table_sizes=table_sizes,
             widths=widths,
@@ -103,11 +108,12 @@ class WindowNetwork(nn.Module):
             states = self.dropout(self.lstm(x, index + self.half_window, lengths))
             if self.lstm_centre is None:
                 x = torch.cat([x, states], dim=1)
-        hidden = self.hidden(x.T[None])[0].T  # (n_rows - 2h, H)
+        hidden = dense(self.hidden, x.T[None], self.inference_dtype)[0].T  # (n_rows - 2h, H)
         if self.lstm_centre is not None:
             # output row r is the window centred on input row r + h
             h = self.half_window
-            hidden = hidden + self.lstm_centre(states[h : states.shape[0] - h])
+            centre = states[h : states.shape[0] - h]
+            hidden = hidden + dense(self.lstm_centre, centre, self.inference_dtype)
         hidden = nn.functional.hardtanh(hidden)
         if not self.doc_context:
             return self.output(self.dropout(hidden))[index]

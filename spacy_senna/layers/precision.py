@@ -1,0 +1,49 @@
+"""The precision of a network's largest matrix products at inference.
+
+"float32" (the default) computes everything in float32. "bfloat16" runs the layers a
+network passes through `dense` (its window and hidden layers, most of its multiply-adds)
+in bfloat16 with float32 accumulation, on a device that computes bfloat16 natively (a CPU
+with AVX512-BF16 or AMX, a GPU that supports it); anywhere else they stay in float32.
+Training always computes in float32, so gradients are unchanged. The lookup tables,
+character CNNs, LSTMs and CRF stay in float32 too: an LSTM's recurrence accumulates the
+rounding, and they cost less.
+"""
+
+from functools import lru_cache
+
+import torch
+from torch import Tensor, nn
+
+INFERENCE_DTYPES = ("float32", "bfloat16")
+
+
+def check_inference_dtype(inference_dtype: str) -> str:
+    """`inference_dtype`, or a ValueError naming the ones there are."""
+    if inference_dtype not in INFERENCE_DTYPES:
+        raise ValueError(
+            f"inference_dtype must be one of {INFERENCE_DTYPES}, got {inference_dtype!r}"
+        )
+    return inference_dtype
+
+
+@lru_cache(maxsize=None)
+def computes_bfloat16(device_type: str) -> bool:
+    """Whether this machine's `device_type` ("cpu", "cuda") multiplies bfloat16 natively;
+    elsewhere bfloat16 is emulated and slower than float32."""
+    if device_type == "cuda":
+        return torch.cuda.is_available() and torch.cuda.is_bf16_supported()
+    if device_type == "cpu":
+        try:
+            return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+        except (AttributeError, RuntimeError):
+            return False
+    return False
+
+
+def dense(layer: nn.Module, x: Tensor, inference_dtype: str) -> Tensor:
+    """`layer(x)` in float32, or at inference in `inference_dtype` where the device
+    computes it natively (the result is float32 either way)."""
+    if inference_dtype == "float32" or layer.training or not computes_bfloat16(x.device.type):
+        return layer(x)
+    with torch.autocast(x.device.type, dtype=torch.bfloat16):
+        return layer(x).float()

@@ -1,0 +1,147 @@
+"""inference_dtype = "bfloat16": the window and sentence networks' largest layers label in
+bfloat16 where the device computes it natively, train in float32, give the labels of
+float32, and the setting is read from the config (so a load-time override applies).
+
+bfloat16 runs everywhere, emulated where the CPU lacks it; the tests that must see it
+run force `computes_bfloat16` on, so they test the same path on any machine."""
+
+import numpy
+import pytest
+import spacy
+import torch
+
+from spacy_senna.layers import precision
+from spacy_senna.layers.sentence import SentenceNetwork
+from spacy_senna.layers.window import WindowNetwork, flatten_windows
+from spacy_senna.models import get_net
+
+SENNA = ("senna_tagger", "senna_chunker", "senna_ner", "senna_srl")
+TEXTS = ["John Smith visited Paris today.", "Mary saw the big house in Berlin."]
+SENTENCES = [numpy.array([[2], [3], [2], [5], [6], [7]]), numpy.array([[2], [4]])]
+
+
+@pytest.fixture
+def native_bfloat16(monkeypatch):
+    monkeypatch.setattr(precision, "computes_bfloat16", lambda device_type: True)
+
+
+def _window_net(inference_dtype: str, lstm_window: bool) -> WindowNetwork:
+    torch.manual_seed(0)
+    return WindowNetwork(
+        table_sizes=[10],
+        widths=[8],
+        n_tags=3,
+        hidden_width=16,
+        lstm_width=4,
+        lstm_window=lstm_window,
+        inference_dtype=inference_dtype,
+    )
+
+
+def _scores(net: WindowNetwork) -> torch.Tensor:
+    flat, index = flatten_windows(SENTENCES, net.half_window)
+    lengths = torch.tensor([len(s) for s in SENTENCES])
+    return net(torch.from_numpy(flat), torch.from_numpy(index), None, lengths)
+
+
+@pytest.mark.parametrize("lstm_window", [True, False])
+def test_window_network_labels_in_bfloat16_and_trains_in_float32(native_bfloat16, lstm_window):
+    exact, reduced = _window_net("float32", lstm_window), _window_net("bfloat16", lstm_window)
+    with torch.no_grad():
+        exact_scores, reduced_scores = _scores(exact.eval()), _scores(reduced.eval())
+    assert reduced_scores.dtype == torch.float32
+    assert not torch.equal(reduced_scores, exact_scores)  # bfloat16 did run
+    torch.testing.assert_close(reduced_scores, exact_scores, atol=0.05, rtol=0.05)
+    # training computes in float32 whatever the setting: the same scores, bit for bit
+    assert torch.equal(_scores(reduced.train()), _scores(exact.train()))
+
+
+def test_sentence_network_labels_in_bfloat16(native_bfloat16):
+    def run(inference_dtype: str) -> torch.Tensor:
+        torch.manual_seed(0)
+        net = SentenceNetwork(
+            table_sizes=[10],
+            widths=[8],
+            n_tags=3,
+            conv_width=16,
+            hidden_width=12,
+            inference_dtype=inference_dtype,
+        ).eval()
+        flat, _ = flatten_windows(SENTENCES[:1], net.half_window)
+        sentence_index = torch.arange(6)[None]
+        with torch.no_grad():
+            return net(
+                torch.from_numpy(flat),
+                sentence_index,
+                torch.tensor([0, 0]),
+                torch.tensor([1, 4]),
+                torch.tensor([6, 6]),
+            )
+
+    exact, reduced = run("float32"), run("bfloat16")
+    assert reduced.dtype == torch.float32 and not torch.equal(reduced, exact)
+    torch.testing.assert_close(reduced, exact, atol=0.05, rtol=0.05)
+
+
+def test_float32_is_exact_where_bfloat16_is_not_native(monkeypatch):
+    monkeypatch.setattr(precision, "computes_bfloat16", lambda device_type: False)
+    with torch.no_grad():
+        exact = _scores(_window_net("float32", True).eval())
+        assert torch.equal(_scores(_window_net("bfloat16", True).eval()), exact)
+
+
+def _inference_dtype(nlp, name: str) -> str:
+    return get_net(nlp.get_pipe(name).model).emission_net.inference_dtype
+
+
+def _bfloat16_overrides(names=SENNA) -> dict:
+    return {"components": {name: {"model": {"inference_dtype": "bfloat16"}} for name in names}}
+
+
+def _labels(nlp) -> list:
+    return [
+        (
+            [t.tag_ for t in doc],
+            [(e.start, e.end, e.label_) for e in doc.ents],
+            {key: [(s.start, s.end, s.label_) for s in doc.spans[key]] for key in doc.spans},
+        )
+        for doc in nlp.pipe(TEXTS)
+    ]
+
+
+def test_a_trained_pipeline_gives_the_same_labels_in_bfloat16(native_bfloat16, pipeline_dir):
+    exact = spacy.load(pipeline_dir)
+    reduced = spacy.load(pipeline_dir, config=_bfloat16_overrides())
+    assert _inference_dtype(reduced, "senna_ner") == "bfloat16"
+    assert _labels(reduced) == _labels(exact)
+    # one text at a time or in a batch: the same labels
+    assert _labels(reduced) == [_labels_of_one(reduced, text) for text in TEXTS]
+
+
+def _labels_of_one(nlp, text: str):
+    doc = nlp(text)
+    return (
+        [t.tag_ for t in doc],
+        [(e.start, e.end, e.label_) for e in doc.ents],
+        {key: [(s.start, s.end, s.label_) for s in doc.spans[key]] for key in doc.spans},
+    )
+
+
+def test_the_setting_is_saved_in_the_config_and_read_back(pipeline_dir, tmp_path):
+    spacy.load(pipeline_dir, config=_bfloat16_overrides()).to_disk(tmp_path / "reduced")
+    nlp = spacy.load(tmp_path / "reduced")
+    for name in SENNA:
+        assert nlp.config["components"][name]["model"]["inference_dtype"] == "bfloat16"
+        assert _inference_dtype(nlp, name) == "bfloat16"
+    # and a load-time override wins over what was saved
+    back = spacy.load(
+        tmp_path / "reduced",
+        config={"components": {"senna_tagger": {"model": {"inference_dtype": "float32"}}}},
+    )
+    assert _inference_dtype(back, "senna_tagger") == "float32"
+
+
+def test_an_unknown_inference_dtype_is_named(pipeline_dir):
+    overrides = {"components": {"senna_ner": {"model": {"inference_dtype": "int8"}}}}
+    with pytest.raises(ValueError, match=r"inference_dtype must be one of .*got 'int8'"):
+        spacy.load(pipeline_dir, config=overrides)
