@@ -1,8 +1,11 @@
 """A bidirectional LSTM over each sentence's word vectors (not in SENNA; the BiLSTM-CRF
 encoder of Huang et al. 2015 and Ma & Hovy 2016), for the window network's input."""
 
+from typing import Tuple
+
+import torch
 from torch import Tensor, nn
-from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+from torch.nn.utils.rnn import PackedSequence
 
 from .crf import lengths_mask
 
@@ -32,13 +35,26 @@ class SentenceLSTM(nn.Module):
         batch, time = token_rows.shape
         if len(lengths) != batch:
             raise ValueError(f"SentenceLSTM got {len(lengths)} lengths for {batch} sentences")
-        packed = pack_padded_sequence(
-            rows[token_rows], lengths.cpu(), batch_first=True, enforce_sorted=False
-        )
-        states, _ = pad_packed_sequence(self.lstm(packed)[0], batch_first=True, total_length=time)
-        is_token = lengths_mask(lengths.to(rows.device), time)
+        packed_rows, batch_sizes = packed_order(token_rows, lengths.cpu())
+        states = self.lstm(PackedSequence(rows[packed_rows], batch_sizes))[0].data
         out = rows.new_zeros(rows.shape[0], 2 * self.width)
-        return out.index_put((token_rows[is_token],), states[is_token])
+        return out.index_put((packed_rows,), states)
+
+
+def packed_order(token_rows: Tensor, lengths: Tensor) -> Tuple[Tensor, Tensor]:
+    """The rows of a PackedSequence's data (time step by time step, the longest sentences
+    first in each) and its batch sizes: the LSTM reads `rows[packed_rows]` and its
+    states go back to the same rows, with no padded copy in between.
+
+    *Shape:* token_rows ``(batch, time)``, lengths ``(batch,)`` on the CPU ->
+    ``(n_tokens,)`` on token_rows' device, ``(longest,)`` on the CPU
+    """
+    order = torch.sort(lengths, descending=True).indices
+    in_order = lengths[order]
+    batch_sizes = (in_order[None, :] > torch.arange(token_rows.shape[1])[:, None]).sum(dim=1)
+    is_token = lengths_mask(in_order, token_rows.shape[1]).T.to(token_rows.device)
+    packed_rows = token_rows[order.to(token_rows.device)].T[is_token]
+    return packed_rows, batch_sizes[batch_sizes > 0]
 
 
 def start_forget_gates_open(lstm: nn.LSTM) -> None:
