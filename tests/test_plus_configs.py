@@ -40,10 +40,15 @@ TUNED = {
         ("components", "senna_tagger", "model", "input_dropout"): 0.3,
         ("training", "dropout"): 0.3,
         ("training", "max_epochs"): 12,
+        ("components", "senna_tagger", "model", "inference_dtype"): "bfloat16",
     },
-    "chunk-plus.cfg": {("components", "senna_chunker", "model", "lstm_width"): 100},
+    "chunk-plus.cfg": {
+        ("components", "senna_chunker", "model", "lstm_width"): 100,
+        ("components", "senna_chunker", "model", "inference_dtype"): "bfloat16",
+    },
     "ner-plus.cfg": {
         ("training", "optimizer", "learn_rate"): 0.002,
+        (*NER_MODEL, "inference_dtype"): "bfloat16",
         (*NER_MODEL, "doc_context"): True,
         (*NER_MODEL, "context_dropout"): 0.5,
         (*NER_MODEL, "lstm_width"): 100,
