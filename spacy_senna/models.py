@@ -91,8 +91,8 @@ def build_window_tagger(
         characters) in training, before the LSTM and the window layer; [training] dropout
         acts after them.
     inference_dtype (str): not in SENNA: "bfloat16" runs the window layer in bfloat16 when
-        labelling, on a CPU with AVX512-BF16 or AMX (or a GPU with bfloat16); elsewhere,
-        and always in training, it computes in float32 ("float32", the default).
+        labelling, on a CPU with AVX512-BF16 or AMX; on other CPUs, on a GPU and always
+        in training it computes in float32 ("float32", the default).
     nO (Optional[int]): number of tags; inferred from the component's labels.
     """
     if lstm_width < 0:
@@ -147,8 +147,8 @@ def build_sentence_tagger(
     criterion (str): "sll" (CRF per predicate, paper's choice) or "wll".
     constrain_training (bool): apply the tag scheme's constraints in training too.
     inference_dtype (str): not in SENNA: "bfloat16" runs the convolution and the hidden
-        layer in bfloat16 when labelling, where the device computes it natively (as for
-        the window tagger); "float32" (the default) everywhere.
+        layer in bfloat16 when labelling, on a CPU that computes it natively (as for the
+        window tagger); "float32" (the default) everywhere.
     nO (Optional[int]): number of tags; inferred from the component's labels.
     """
     return _senna_model(

@@ -2,11 +2,11 @@
 
 "float32" (the default) computes everything in float32. "bfloat16" runs the layers a
 network passes through `dense` (its window and hidden layers, most of its multiply-adds)
-in bfloat16 with float32 accumulation, on a device that computes bfloat16 natively (a CPU
-with AVX512-BF16 or AMX, a GPU that supports it); anywhere else they stay in float32.
-Training always computes in float32, so gradients are unchanged. The lookup tables,
-character CNNs, LSTMs and CRF stay in float32 too: an LSTM's recurrence accumulates the
-rounding, and they cost less.
+in bfloat16 with float32 accumulation, on a CPU that computes bfloat16 natively
+(AVX512-BF16 or AMX); on any other CPU, and on a GPU (an H100 labelled no faster in
+bfloat16), they stay in float32. Training always computes in float32, so gradients are
+unchanged. The lookup tables, character CNNs, LSTMs and CRF stay in float32 too: an LSTM's
+recurrence accumulates the rounding, and they cost less.
 """
 
 from functools import lru_cache
@@ -28,16 +28,14 @@ def check_inference_dtype(inference_dtype: str) -> str:
 
 @lru_cache(maxsize=None)
 def computes_bfloat16(device_type: str) -> bool:
-    """Whether this machine's `device_type` ("cpu", "cuda") multiplies bfloat16 natively;
-    elsewhere bfloat16 is emulated and slower than float32."""
-    if device_type == "cuda":
-        return torch.cuda.is_available() and torch.cuda.is_bf16_supported()
-    if device_type == "cpu":
-        try:
-            return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
-        except (AttributeError, RuntimeError):
-            return False
-    return False
+    """Whether `device_type` ("cpu", "cuda") labels in bfloat16 here: only a CPU that
+    multiplies it natively (elsewhere it is emulated and slower than float32)."""
+    if device_type != "cpu":
+        return False
+    try:
+        return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    except (AttributeError, RuntimeError):
+        return False
 
 
 def dense(layer: nn.Module, x: Tensor, inference_dtype: str) -> Tensor:

@@ -171,7 +171,7 @@ class SentenceNetwork(nn.Module):
     :param char_cnns: character CNNs after the lookup tables (see FeatureLookup).
     :param shared: a shared word table's lookup (senna_words) after those.
     :param inference_dtype: "bfloat16" runs the convolution and the hidden layer in
-        bfloat16 at inference, where the device computes it natively (see `precision`).
+        bfloat16 at inference, on a CPU that computes it natively (see `precision`).
 
     *Shape:* flat ids ``(n_rows, K)``, sentence index ``(S, T)``, row sentence ``(R,)``,
     row predicate ``(R,)``, row lengths ``(R,)`` -> scores ``(R, T, n_tags)``

@@ -35,7 +35,7 @@ class WindowNetwork(nn.Module):
     `input_dropout` drops word features (lookup tables and characters) in training,
     before the LSTM and the window layer (Lample et al. 2016; Ma & Hovy 2016).
     `inference_dtype` "bfloat16" runs the window layer (and the centre layer) in bfloat16
-    at inference, where the device computes it natively (see `precision`).
+    at inference, on a CPU that computes it natively (see `precision`).
 
     *Shape:* flat ids ``(n_rows, n_columns)``, index ``(batch, time)``, context ``(2, M)``
     (hidden rows of the repeated words and their groups), lengths ``(batch,)`` -> scores
