@@ -14,11 +14,11 @@ from typing import Callable, Optional, Sequence
 import numpy
 import torch
 from torch import Tensor, nn
-from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+from torch.nn.utils.rnn import PackedSequence
 
 from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
-from .recurrent import start_forget_gates_open
+from .recurrent import packed_order, start_forget_gates_open
 
 
 class PredicateLSTMNetwork(nn.Module):
@@ -111,15 +111,15 @@ class PredicateLSTMNetwork(nn.Module):
         m = self.max_distance
         distance = self.distance((positions[None] - row_predicate[:, None]).clamp(-m, m) + m)
         states = torch.cat([x[token_rows], context, distance], dim=2)
-        lengths = row_lengths.cpu()
+        # the LSTMs read the rows' real positions packed (one gather, no padded copies)
+        cells = torch.arange(R * T, device=x.device).reshape(R, T)
+        packed_cells, batch_sizes = packed_order(cells, row_lengths.cpu())
+        out = states.reshape(R * T, -1)[packed_cells]
         for lstm in self.layers:
-            packed = pack_padded_sequence(
-                self.dropout(states), lengths, batch_first=True, enforce_sorted=False
-            )
-            states = pad_packed_sequence(lstm(packed)[0], batch_first=True, total_length=T)[0]
-        real = positions[None, :] < row_lengths[:, None]
-        out = self.dropout(states[real])
+            out = lstm(PackedSequence(self.dropout(out), batch_sizes))[0].data
+        out = self.dropout(out)
         if self.hidden is not None:
             out = self.dropout(nn.functional.hardtanh(self.hidden(out)))
         scores = self.output(out)
-        return scores.new_zeros(R, T, self.n_tags).masked_scatter(real[:, :, None], scores)
+        grid = scores.new_zeros(R * T, self.n_tags).index_put((packed_cells,), scores)
+        return grid.reshape(R, T, self.n_tags)
