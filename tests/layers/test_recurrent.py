@@ -66,6 +66,23 @@ def test_padding_rows_get_zero_states():
     assert not states[padding].any() and states[sorted(tokens)].abs().sum(1).min() > 0
 
 
+def test_each_sentence_gets_the_states_of_the_lstm_run_on_it_alone():
+    """The packed batch (sentences of several lengths, two of the same) gives every token
+    the states that torch's LSTM gives the sentence on its own."""
+    torch.manual_seed(0)
+    lstm = SentenceLSTM(input_width=4, width=3).eval()
+    sentences = [numpy.full((n, 1), 2) for n in (3, 7, 1, 7, 4)]
+    flat, index = flatten_windows(sentences, 2)
+    rows = torch.randn(len(flat), 4)
+    token_rows = torch.from_numpy(index) + 2
+    with torch.no_grad():
+        states = lstm(rows, token_rows, torch.tensor([len(s) for s in sentences]))
+        for b, sentence in enumerate(sentences):
+            mine = token_rows[b, : len(sentence)]
+            alone = lstm.lstm(rows[mine][None])[0][0]
+            torch.testing.assert_close(states[mine], alone)
+
+
 @pytest.mark.parametrize("lstm_window", [True, False])
 def test_the_lstm_learns_from_the_loss(lstm_window):
     net = _network(lstm_width=3, lstm_window=lstm_window).train()
