@@ -98,33 +98,26 @@ def _bfloat16_overrides(names=SENNA) -> dict:
     return {"components": {name: {"model": {"inference_dtype": "bfloat16"}} for name in names}}
 
 
-def _labels(nlp) -> list:
-    return [
-        (
-            [t.tag_ for t in doc],
-            [(e.start, e.end, e.label_) for e in doc.ents],
-            {key: [(s.start, s.end, s.label_) for s in doc.spans[key]] for key in doc.spans},
-        )
-        for doc in nlp.pipe(TEXTS)
-    ]
+def _labels(doc) -> tuple:
+    """A doc's tags, entities and span groups."""
+    return (
+        [t.tag_ for t in doc],
+        [(e.start, e.end, e.label_) for e in doc.ents],
+        {key: [(s.start, s.end, s.label_) for s in doc.spans[key]] for key in doc.spans},
+    )
+
+
+def _batch_labels(nlp) -> list:
+    return [_labels(doc) for doc in nlp.pipe(TEXTS)]
 
 
 def test_a_trained_pipeline_gives_the_same_labels_in_bfloat16(native_bfloat16, pipeline_dir):
     exact = spacy.load(pipeline_dir)
     reduced = spacy.load(pipeline_dir, config=_bfloat16_overrides())
     assert _inference_dtype(reduced, "senna_ner") == "bfloat16"
-    assert _labels(reduced) == _labels(exact)
+    assert _batch_labels(reduced) == _batch_labels(exact)
     # one text at a time or in a batch: the same labels
-    assert _labels(reduced) == [_labels_of_one(reduced, text) for text in TEXTS]
-
-
-def _labels_of_one(nlp, text: str):
-    doc = nlp(text)
-    return (
-        [t.tag_ for t in doc],
-        [(e.start, e.end, e.label_) for e in doc.ents],
-        {key: [(s.start, s.end, s.label_) for s in doc.spans[key]] for key in doc.spans},
-    )
+    assert _batch_labels(reduced) == [_labels(reduced(text)) for text in TEXTS]
 
 
 def test_the_setting_is_saved_in_the_config_and_read_back(pipeline_dir, tmp_path):
