@@ -46,16 +46,45 @@ def sequence_bounds(doc: Doc) -> List[Tuple[int, int]]:
     return list(zip(edges[:-1], edges[1:]))
 
 
+def sequence_bounds_of(docs: Sequence[Doc]) -> List[List[Tuple[int, int]]]:
+    """`sequence_bounds` of every doc of a batch, their SENT_START columns read at once."""
+    plain = [_reads_sent_starts(doc) for doc in docs]
+    segmented = iter(_segment([doc for doc, read in zip(docs, plain) if read]))
+    return [next(segmented) if read else sequence_bounds(doc) for doc, read in zip(docs, plain)]
+
+
+def _reads_sent_starts(doc: Doc) -> bool:
+    return bool(len(doc)) and "sents" not in doc.user_hooks
+
+
+def _segment(docs: Sequence[Doc]) -> List[List[Tuple[int, int]]]:
+    """The sentences of non-empty docs (no `sents` hook) from their SENT_START columns."""
+    if not docs:
+        return []
+    lengths = numpy.array([len(doc) for doc in docs])
+    offsets = numpy.cumsum(lengths) - lengths
+    starts = numpy.concatenate([doc.to_array(SENT_START).reshape(-1) for doc in docs]) == 1
+    starts[offsets] = True  # a doc's first token starts its first sequence
+    edges = numpy.flatnonzero(starts)
+    ends = numpy.append(edges[1:], lengths.sum())  # each doc ends where the next one starts
+    doc_of = numpy.searchsorted(offsets, edges, side="right") - 1
+    pairs = list(map(tuple, (numpy.stack([edges, ends], 1) - offsets[doc_of, None]).tolist()))
+    cuts = numpy.cumsum(numpy.bincount(doc_of, minlength=len(docs))).tolist()
+    return [pairs[start:end] for start, end in zip([0, *cuts[:-1]], cuts)]
+
+
 def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
     """Flat window ids (n_rows, K), token index (n_seq, T), lengths (n_seq,), bounds and,
     for a model with `doc_context`, its repeated words (`occurrence_groups`; else None)."""
     featurizer: Featurizer = model.attrs["featurizer"]
-    bounds = [sequence_bounds(doc) for doc in docs]
-    pieces = []
-    for doc, doc_bounds in zip(docs, bounds):
-        if doc_bounds:
-            ids = featurizer.extract(doc, train)
-            pieces.extend(ids[start:end] for start, end in doc_bounds)
+    bounds = sequence_bounds_of(docs)
+    labelled = [(doc, doc_bounds) for doc, doc_bounds in zip(docs, bounds) if doc_bounds]
+    all_ids = featurizer.extract_docs([doc for doc, _ in labelled], train)
+    pieces = [
+        ids[start:end]
+        for ids, (_, doc_bounds) in zip(all_ids, labelled)
+        for start, end in doc_bounds
+    ]
     flat, index = flatten_windows(pieces, model.attrs["window_size"] // 2)
     lengths = torch.tensor([len(piece) for piece in pieces], dtype=torch.long)
     context = (
@@ -97,10 +126,12 @@ def featurize_predicates(model: Model, pairs: Sequence[Tuple[Doc, List[int]]], t
     row_sentence, row_predicate, lengths = [], [], []
     bounds: List[List[Tuple[int, int]]] = []
     predicates: List[List[int]] = []
+    with_predicates = [doc for doc, doc_predicates in pairs if doc_predicates]
+    all_ids = iter(featurizer.extract_docs(with_predicates, train))
     for doc, doc_predicates in pairs:
         doc_bounds: List[Tuple[int, int]] = []
         if doc_predicates:
-            ids = featurizer.extract(doc, train)
+            ids = next(all_ids)
             piece_of = {}
             for p in doc_predicates:
                 if not 0 <= p < len(doc):

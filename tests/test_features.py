@@ -10,6 +10,7 @@ from spacy.util import registry
 from thinc.api import Adam
 
 import spacy_senna  # noqa: F401
+from spacy_senna.features import Featurizer
 from spacy_senna.lexicon import UNKNOWN
 from spacy_senna.models import get_net
 
@@ -167,3 +168,33 @@ def test_dictionaries_leave_whitespace_tokens_out():
     assert not any(s.isspace() for s in features["suffix"].lexicons[0].to_list())
     assert "\n" not in features["chars"].lexicons[0] and " " not in features["chars"].lexicons[0]
     assert "o" in features["chars"].lexicons[0]
+
+
+def test_a_batch_gets_the_ids_each_doc_gets_alone():
+    """`extract_docs` reads each distinct word of a batch once: every doc still gets the
+    ids of its own tokens, contextual columns included, and an empty doc none."""
+    vocab = English().vocab
+    misc = registry.misc
+    features = {
+        "word": misc.get("spacy-senna.WordFeature.v1")(),
+        "tag": misc.get("spacy-senna.AttrFeature.v1")(attr="tag_", width=5),
+        "caps": misc.get("spacy-senna.CapsFeature.v1")(),
+        "chars": misc.get("spacy-senna.CharFeature.v1")(),
+    }
+    first = Doc(vocab, words="The cat saw the Cat".split(), tags=["DT", "NN", "VBD", "DT", "NN"])
+    second = Doc(vocab, words="A dog saw Paris".split(), tags=["DT", "NN", "VB", "NNP"])
+    empty = Doc(vocab, words=[])
+    featurizer = Featurizer(features)
+    featurizer.fit([first])
+    batch = featurizer.extract_docs([first, empty, second, first])
+    assert [ids.shape for ids in batch] == [(n, featurizer.n_columns) for n in (5, 0, 4, 5)]
+    for doc, ids in zip([first, empty, second, first], batch):
+        expected = [
+            features["word"].text_ids(t.text)
+            + [features["tag"].lexicons[0].get(t.tag_)]
+            + features["caps"].text_ids(t.text)
+            + features["chars"].text_ids(t.text)
+            for t in doc
+        ]
+        assert ids.tolist() == expected
+        assert (Featurizer(features).extract(doc) == ids).all()

@@ -7,7 +7,7 @@ import pytest
 from spacy.lang.en import English
 from spacy.tokens import Doc
 
-from spacy_senna.sequences import sequence_bounds
+from spacy_senna.sequences import sequence_bounds, sequence_bounds_of
 
 VOCAB = English().vocab
 
@@ -34,3 +34,17 @@ def test_bounds_of_empty_unsegmented_and_hooked_docs():
     doc = Doc(VOCAB, words="a b c d".split())
     doc.user_hooks["sents"] = lambda d: iter([d[0:1], d[1:4]])
     assert sequence_bounds(doc) == [(0, 1), (1, 4)]
+
+
+def test_a_batch_gets_the_bounds_each_doc_gets_alone():
+    """`sequence_bounds_of` reads a batch's sentence starts at once: every doc, empty,
+    unsegmented, hooked or split anywhere, keeps the bounds it has alone."""
+    docs = [Doc(VOCAB, words=[])]
+    for n in (1, 2, 3):
+        for starts in itertools.product([True, False, None], repeat=n):
+            docs.append(Doc(VOCAB, words=["w"] * n, sent_starts=list(starts)))
+    hooked = Doc(VOCAB, words="a b c d".split())
+    hooked.user_hooks["sents"] = lambda d: iter([d[0:1], d[1:4]])
+    docs = [docs[-1], hooked, *docs, Doc(VOCAB, words=[]), hooked]
+    assert sequence_bounds_of(docs) == [sequence_bounds(doc) for doc in docs]
+    assert sequence_bounds_of([]) == []

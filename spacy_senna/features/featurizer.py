@@ -1,6 +1,6 @@
 """A component's features together: a doc -> the id columns its network embeds."""
 
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import numpy
 from spacy.attrs import ORTH
@@ -97,20 +97,33 @@ class Featurizer:
         return sum(f.n_columns for f in self.features.values())
 
     def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
-        """(len(doc), n_columns) int64 ids of one doc (`train`: ids for an update).
+        """(len(doc), n_columns) int64 ids of one doc (`train`: ids for an update)."""
+        return self.extract_docs([doc], train)[0]
 
-        The ids of all context-free features are cached together per orth, so a token
-        costs one dict lookup (the hot path of every component).
+    def extract_docs(self, docs: Sequence[Doc], train: bool = False) -> List[numpy.ndarray]:
+        """The ids of each doc, as `extract` gives them, for a batch at once.
+
+        The ids of all context-free features are cached together per orth and read once
+        per distinct word of the batch (the hot path of every component).
         """
-        if not len(doc):
-            return numpy.zeros((0, self.n_columns), dtype="int64")
-        own = self._extract_own(doc, train)
-        if self.shared is None:
-            return own
-        return numpy.concatenate([own, self.shared.extract(doc, train)], axis=1)
+        words = [doc for doc in docs if len(doc)]
+        own = iter(
+            self._with_contextual(doc, free, train)
+            for doc, free in zip(words, self._extract_free(words))
+        )
+        shared = iter(self.shared.extract_docs(words, train) if self.shared is not None else [])
+        out = []
+        for doc in docs:
+            if not len(doc):
+                out.append(numpy.zeros((0, self.n_columns), dtype="int64"))
+            elif self.shared is None:
+                out.append(next(own))
+            else:
+                out.append(numpy.concatenate([next(own), next(shared)], axis=1))
+        return out
 
-    def _extract_own(self, doc: Doc, train: bool) -> numpy.ndarray:
-        free = self._extract_free(doc)  # (len(doc), 0) when no own feature is context-free
+    def _with_contextual(self, doc: Doc, free: numpy.ndarray, train: bool) -> numpy.ndarray:
+        """A doc's own columns: `free` (the context-free ones) with the contextual ones."""
         if self._all_context_free:
             return free
         blocks, col = [], 0
@@ -124,17 +137,21 @@ class Featurizer:
             blocks.append(free[:, col:])  # the character features' columns
         return numpy.concatenate(blocks, axis=1)
 
-    def _extract_free(self, doc: Doc) -> numpy.ndarray:
-        """The columns of every context-free feature, one cached tuple per orth."""
-        if not self._free:
-            return numpy.zeros((len(doc), 0), dtype="int64")
-        cache = self._cache
-        orths = doc.to_array(ORTH).tolist()
-        rows = [cache.get(orth) or self._cache_miss(orth, doc) for orth in orths]
-        return numpy.array(rows, dtype="int64").reshape(len(doc), -1)
+    def _extract_free(self, docs: Sequence[Doc]) -> List[numpy.ndarray]:
+        """Per doc, the columns of every context-free feature (one cached tuple per orth,
+        looked up once per distinct orth of `docs`, which are not empty)."""
+        lengths = [len(doc) for doc in docs]
+        if not self._free or not docs:
+            return [numpy.zeros((n, 0), dtype="int64") for n in lengths]
+        orths = numpy.concatenate([doc.to_array(ORTH).reshape(-1) for doc in docs])
+        distinct, inverse = numpy.unique(orths, return_inverse=True)
+        cache, strings = self._cache, docs[0].vocab.strings
+        rows = [cache.get(orth) or self._cache_miss(orth, strings) for orth in distinct.tolist()]
+        ids = numpy.array(rows, dtype="int64").reshape(len(rows), -1)[inverse.reshape(-1)]
+        return numpy.split(ids, numpy.cumsum(lengths)[:-1])
 
-    def _cache_miss(self, orth: int, doc: Doc) -> tuple:
-        text = doc.vocab.strings[orth]
+    def _cache_miss(self, orth: int, strings) -> tuple:
+        text = strings[orth]
         ids = tuple(i for f in self._free for i in f.text_ids(text))
         self._cache[orth] = ids
         return ids

@@ -10,7 +10,7 @@ built or loaded (`SennaWords.find_listeners`), as it links a tok2vec's listeners
 """
 
 from functools import partial
-from typing import TYPE_CHECKING, Callable, List, Optional
+from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
 
 import numpy
 from spacy.tokens import Doc
@@ -69,6 +69,10 @@ class SharedWordsFeature(Feature):
 
     def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
         return self._upstream_featurizer().extract(doc, train)
+
+    def extract_docs(self, docs: Sequence[Doc], train: bool = False) -> List[numpy.ndarray]:
+        """`extract` of each doc of a batch, at once."""
+        return self._upstream_featurizer().extract_docs(docs, train)
 
     def lookup(self) -> Callable[[], nn.Module]:
         """A callable that returns the upstream's torch lookup (resolved when called, so

@@ -31,7 +31,7 @@ from thinc.api import Model, Optimizer, set_dropout_rate
 
 from ..annotations import TOKEN_ANNOTATIONS
 from ..models import get_net
-from ..sequences import Sequences, sequence_bounds
+from ..sequences import Sequences, sequence_bounds, sequence_bounds_of
 from ..threads import torch_threads
 from .defaults import WORD_CAPS_FEATURES, default_model_config
 from .rows import Row, initialize_examples, rows_per_doc, same_tokens
@@ -243,10 +243,12 @@ class SequenceLabeler(TrainablePipe):
         """The model inputs of one doc at prediction time (SRL: predicates in chunks)."""
         return [doc]
 
-    def item_shape(self, item: Any) -> Tuple[int, int]:
-        """(rows, longest row) of one model input item."""
-        lengths = [end - start for start, end in sequence_bounds(item)]
-        return len(lengths), max(lengths, default=0)
+    def item_shapes(self, items: List[Any]) -> List[Tuple[int, int]]:
+        """(rows, longest row) of each model input item."""
+        return [
+            (len(bounds), max((end - start for start, end in bounds), default=0))
+            for bounds in sequence_bounds_of(items)
+        ]
 
     def row_cost(self, length: int) -> int:
         """Working floats of one row of `length` tokens while predicting (an estimate)."""
@@ -268,17 +270,17 @@ class SequenceLabeler(TrainablePipe):
     def input_batches(self, docs: List[Doc]) -> Iterator[List[Tuple[int, Any]]]:
         """(doc index, item) groups in doc order, each within MAX_PREDICT_FLOATS (a group
         holds at least one item)."""
+        items = [(d, item) for d, doc in enumerate(docs) for item in self.input_items(doc)]
+        shapes = self.item_shapes([item for _, item in items])
         batch: List[Tuple[int, Any]] = []
         n_rows = longest = 0
-        for d, doc in enumerate(docs):
-            for item in self.input_items(doc):
-                rows, length = self.item_shape(item)
-                grown_rows, grown_longest = n_rows + rows, max(longest, length)
-                if batch and grown_rows * self.row_cost(grown_longest) > MAX_PREDICT_FLOATS:
-                    yield batch
-                    batch, grown_rows, grown_longest = [], rows, length
-                batch.append((d, item))
-                n_rows, longest = grown_rows, grown_longest
+        for (d, item), (rows, length) in zip(items, shapes):
+            grown_rows, grown_longest = n_rows + rows, max(longest, length)
+            if batch and grown_rows * self.row_cost(grown_longest) > MAX_PREDICT_FLOATS:
+                yield batch
+                batch, grown_rows, grown_longest = [], rows, length
+            batch.append((d, item))
+            n_rows, longest = grown_rows, grown_longest
         if batch:
             yield batch
 

@@ -173,13 +173,9 @@ class SennaSRL(SpanLabeler):
             (doc, [])
         ]
 
-    def item_shape(self, item: Tuple[Doc, List[int]]) -> Tuple[int, int]:
-        """(predicates, longest of their sentences)."""
-        doc, predicates = item
-        if not predicates:
-            return 0, 0
-        lengths = _sentence_lengths(doc)
-        return len(predicates), int(max(lengths[p] for p in predicates))
+    def item_shapes(self, items: List[Tuple[Doc, List[int]]]) -> List[Tuple[int, int]]:
+        """(predicates, longest of their sentences) of each item."""
+        return [_predicates_shape(doc, predicates) for doc, predicates in items]
 
     # -- labels and gold ------------------------------------------------------------------
 
@@ -260,3 +256,11 @@ def _sentence_lengths(doc: Doc) -> numpy.ndarray:
     for start, end in sequence_bounds(doc):
         lengths[start:end] = end - start
     return lengths
+
+
+def _predicates_shape(doc: Doc, predicates: List[int]) -> Tuple[int, int]:
+    """(predicates, longest of their sentences)."""
+    if not predicates:
+        return 0, 0
+    lengths = _sentence_lengths(doc)
+    return len(predicates), int(max(lengths[p] for p in predicates))
