@@ -112,12 +112,62 @@ def biluo_to_chunks(tags: Sequence[str]) -> list[Chunk]:
     `B-X` followed by `O` is a one-token chunk. Tags without a B/I/L/U/E/S prefix and a
     type read as `O`.
     """
-    parts = []
-    for tag in tags:
-        prefix, _, type_ = tag.partition("-")  # no Perl quirk here: a type "0" is a type
-        prefix = _BILUO_LETTERS.get(prefix, prefix)
-        parts.append((prefix, type_) if type_ and prefix in ("B", "I", "E", "S") else (OUTSIDE, ""))
-    return _read_chunks(parts, _iobes_start, _iobes_end)
+    return _read_chunks([_biluo_part(tag) for tag in tags], _iobes_start, _iobes_end)
+
+
+_IOBES_CODES = {prefix: code for code, prefix in enumerate("OBIES")}
+
+
+def _code_table(pairs: frozenset[tuple[str, str]]) -> numpy.ndarray:
+    table = numpy.zeros((5, 5), dtype=bool)
+    for prev, cur in pairs:
+        table[_IOBES_CODES[prev], _IOBES_CODES[cur]] = True
+    return table
+
+
+_IOBES_START_TABLE = _code_table(_IOBES_START)
+_IOBES_END_TABLE = _code_table(_IOBES_END)
+
+
+def biluo_paths_to_chunks(
+    paths: numpy.ndarray, lengths: Sequence[int], tags: Sequence[str]
+) -> list[list[Chunk]]:
+    """`biluo_to_chunks` of many rows of tag ids at once: row r reads `paths[r, :lengths[r]]`
+    as indices into `tags` (-1 reads as `O`), with the same lenient rules."""
+    parts = [_biluo_part(tag) for tag in tags]
+    types = sorted({type_ for _, type_ in parts} - {""})
+    type_ids = {type_: i + 1 for i, type_ in enumerate(types)}
+    # per tag id, with a last entry for -1: its IOBES prefix code and type id (0: none)
+    prefix_of = numpy.array([_IOBES_CODES[prefix] for prefix, _ in parts] + [0])
+    type_of = numpy.array([type_ids.get(type_, 0) for _, type_ in parts] + [0])
+    rows, width = len(lengths), paths.shape[1] + 1  # width: a row's tokens and the O after
+    ids = numpy.full((rows, width + 1), -1, dtype="int64")  # an O before and after each row
+    ids[:, 1:width] = paths[:rows]
+    ids[numpy.arange(width + 1) > numpy.asarray(lengths, dtype="int64")[:, None]] = -1
+    prefix, type_ = prefix_of[ids], type_of[ids]
+    retyped = type_[:, :-1] != type_[:, 1:]
+    starts = _IOBES_START_TABLE[prefix[:, :-1], prefix[:, 1:]] | (prefix[:, 1:] != 0) & retyped
+    ends = _IOBES_END_TABLE[prefix[:, :-1], prefix[:, 1:]] | (prefix[:, :-1] != 0) & retyped
+    # a chunk runs from its start to the next start or end event of its row; every row's
+    # last column (the O after it) is an event, so the search stays in the row
+    events = numpy.flatnonzero(starts | ends)
+    opened = numpy.flatnonzero(starts)
+    closed = events[numpy.searchsorted(events, opened, side="right")]
+    row_of, start_of = numpy.divmod(opened, width)
+    labels = [types[t - 1] for t in type_.reshape(-1)[opened + row_of + 1].tolist()]
+    chunks: list[list[Chunk]] = [[] for _ in range(rows)]
+    for row, label, start, end in zip(
+        row_of.tolist(), labels, start_of.tolist(), (closed % width).tolist()
+    ):
+        chunks[row].append((label, start, end))
+    return chunks
+
+
+def _biluo_part(tag: str) -> tuple[str, str]:
+    """(IOBES prefix, type) of a BILUO or IOBES tag; O for anything else."""
+    prefix, _, type_ = tag.partition("-")  # no Perl quirk here: a type "0" is a type
+    prefix = _BILUO_LETTERS.get(prefix, prefix)
+    return (prefix, type_) if type_ and prefix in ("B", "I", "E", "S") else (OUTSIDE, "")
 
 
 def _check_chunks(chunks: Iterable[Chunk], n_tokens: int) -> list[Chunk]:

@@ -1,10 +1,12 @@
 import itertools
 
+import numpy
 import pytest
 
 from spacy_senna.tags import (
     allowed_transitions,
     biluo_labels,
+    biluo_paths_to_chunks,
     biluo_to_chunks,
     chunks_to_biluo,
     chunks_to_iob2,
@@ -200,3 +202,24 @@ def test_allowed_transitions_iob1():
 def test_allowed_transitions_rejects_unknown(labels, scheme):
     with pytest.raises(ValueError):
         allowed_transitions(labels, scheme)
+
+
+@pytest.mark.parametrize(
+    "tags",
+    [
+        biluo_labels(["NP", "VP", "PP"]),
+        ["O", "B-X", "I-X", "E-X", "S-X", "B-Y", "L-Y", "U-Y", "I-Y", "NN", "B-", "Q-Z"],
+    ],
+)
+def test_paths_read_at_once_give_the_chunks_of_each_row(tags):
+    """`biluo_paths_to_chunks` reads a batch of tag-id rows (any, invalid ones included,
+    -1 as O) exactly as `biluo_to_chunks` reads each row's tags."""
+    rng = numpy.random.default_rng(0)
+    for n_rows, width, _ in itertools.product([0, 1, 5], [0, 1, 2, 7], range(20)):
+        paths = rng.integers(-1, len(tags), size=(n_rows, width))
+        lengths = rng.integers(0, width + 1, size=n_rows).tolist()
+        expected = [
+            biluo_to_chunks([tags[t] if t >= 0 else "O" for t in paths[row, :n]])
+            for row, n in enumerate(lengths)
+        ]
+        assert biluo_paths_to_chunks(paths, lengths, tags) == expected

@@ -24,7 +24,7 @@ from thinc.api import Model
 from ..layers.crf import CRF
 from ..models import get_net
 from ..sequences import Sequences
-from ..tags import Chunk, allowed_transitions, biluo_labels, biluo_to_chunks
+from ..tags import Chunk, allowed_transitions, biluo_labels, biluo_paths_to_chunks
 from .rows import Row
 from .sequence_labeler import SennaWarning, SequenceLabeler
 from .whitespace import to_doc_chunks
@@ -68,14 +68,10 @@ class SpanLabeler(SequenceLabeler):
         crf = get_net(self.model).criterion
         lengths = scores.lengths
         paths, _ = crf.kbest(scores.emissions, lengths, self.cfg["kbest"])
-        paths = paths.cpu()
-        tags = self.tag_names
+        paths = paths.cpu().numpy()
         per_rank = []
         for rank in range(paths.shape[1]):
-            chunks = [
-                biluo_to_chunks([tags[t] for t in paths[row, rank, :n].tolist() if t >= 0])
-                for row, n in enumerate(lengths.tolist())
-            ]
+            chunks = biluo_paths_to_chunks(paths[:, rank], lengths.tolist(), self.tag_names)
             if self.span_scores:
                 probs = span_probabilities(crf, scores.emissions, lengths, chunks, self.tag_index)
             else:
