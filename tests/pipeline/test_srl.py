@@ -131,6 +131,19 @@ def test_save_load_and_pipe_equal_call(trained, srl_frames_of):
     assert run(loaded, batch_size=8) == expected
 
 
+def test_span_scores_off_gives_the_same_frames_without_probabilities(trained, srl_frames_of):
+    nlp, _ = trained
+    with make_tempdir() as d:
+        nlp.to_disk(d)
+        fast = spacy.load(d, config={"components": {"senna_srl": {"span_scores": False}}})
+    for words, _, frames in SENTENCES:
+        doc = fast(input_doc(fast, words, list(frames)))
+        assert srl_frames_of(doc) == srl_frames_of(nlp(input_doc(nlp, words, list(frames))))
+        assert doc._.srl_frames and all(
+            "scores" not in frame.arguments.attrs for frame in doc._.srl_frames
+        )
+
+
 def test_predicates_fall_back_to_verb_tags(trained, srl_frames_of):
     nlp, _ = trained
     words, tags, frames = SENTENCES[0]
