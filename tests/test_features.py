@@ -184,11 +184,13 @@ def test_a_batch_gets_the_ids_each_doc_gets_alone():
     first = Doc(vocab, words="The cat saw the Cat".split(), tags=["DT", "NN", "VBD", "DT", "NN"])
     second = Doc(vocab, words="A dog saw Paris".split(), tags=["DT", "NN", "VB", "NNP"])
     empty = Doc(vocab, words=[])
+    elsewhere = Doc(English().vocab, words="Zebrafish saw".split(), tags=["NN", "VBD"])
     featurizer = Featurizer(features)
     featurizer.fit([first])
-    batch = featurizer.extract_docs([first, empty, second, first])
-    assert [ids.shape for ids in batch] == [(n, featurizer.n_columns) for n in (5, 0, 4, 5)]
-    for doc, ids in zip([first, empty, second, first], batch):
+    docs = [first, empty, second, elsewhere, first]  # one doc from another vocab
+    batch = featurizer.extract_docs(docs)
+    assert [ids.shape for ids in batch] == [(n, featurizer.n_columns) for n in (5, 0, 4, 2, 5)]
+    for doc, ids in zip(docs, batch):
         expected = [
             features["word"].text_ids(t.text)
             + [features["tag"].lexicons[0].get(t.tag_)]

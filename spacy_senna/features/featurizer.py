@@ -144,11 +144,16 @@ class Featurizer:
         if not self._free or not docs:
             return [numpy.zeros((n, 0), dtype="int64") for n in lengths]
         orths = numpy.concatenate([doc.to_array(ORTH).reshape(-1) for doc in docs])
-        distinct, inverse = numpy.unique(orths, return_inverse=True)
-        cache, strings = self._cache, docs[0].vocab.strings
-        rows = [cache.get(orth) or self._cache_miss(orth, strings) for orth in distinct.tolist()]
+        distinct, first, inverse = numpy.unique(orths, return_index=True, return_inverse=True)
+        ends = numpy.cumsum(lengths)
+        owners = numpy.searchsorted(ends, first, side="right").tolist()  # a doc with the word
+        cache = self._cache
+        rows = [
+            cache.get(orth) or self._cache_miss(orth, docs[owner].vocab.strings)
+            for orth, owner in zip(distinct.tolist(), owners)
+        ]
         ids = numpy.array(rows, dtype="int64").reshape(len(rows), -1)[inverse.reshape(-1)]
-        return numpy.split(ids, numpy.cumsum(lengths)[:-1])
+        return numpy.split(ids, ends[:-1])
 
     def _cache_miss(self, orth: int, strings) -> tuple:
         text = strings[orth]
