@@ -148,8 +148,9 @@ def biluo_paths_to_chunks(
     retyped = type_[:, :-1] != type_[:, 1:]
     starts = _IOBES_START_TABLE[prefix[:, :-1], prefix[:, 1:]] | (prefix[:, 1:] != 0) & retyped
     ends = _IOBES_END_TABLE[prefix[:, :-1], prefix[:, 1:]] | (prefix[:, :-1] != 0) & retyped
-    # a chunk runs from its start to the next start or end event of its row; every row's
-    # last column (the O after it) is an event, so the search stays in the row
+    # a chunk runs from its start to the next start or end event; an open chunk meets one
+    # by its row's end at the latest (the step into the O after the row), so the search
+    # stays in its row
     events = numpy.flatnonzero(starts | ends)
     opened = numpy.flatnonzero(starts)
     closed = events[numpy.searchsorted(events, opened, side="right")]
