@@ -93,11 +93,23 @@ def _os_error(err: OSError) -> str:
 
 
 def load_for_annotation(pipeline: str, settings: AnnotateSettings, gpu_id: int) -> Language:
-    """`load_pipeline` with the annotate run's sentence, token and length settings."""
-    return load_pipeline(
+    """`load_pipeline` with the annotate run's sentence, token and length settings; span
+    labelers skip their span probabilities where the output format holds none."""
+    nlp = load_pipeline(
         pipeline,
         gpu_id=gpu_id,
         sentences=settings.sentences,
         pretokenized=settings.pretokenized,
         max_doc_chars=settings.max_doc_chars,
     )
+    if not get_format(settings.format).writes_scores:
+        skip_span_scores(nlp)
+    return nlp
+
+
+def skip_span_scores(nlp: Language) -> None:
+    """Switch off the span probabilities of every component that computes them (the
+    senna span labelers' `span_scores`): the same spans, sooner."""
+    for _, component in nlp.pipeline:
+        if getattr(component, "span_scores", False) is True:
+            component.span_scores = False

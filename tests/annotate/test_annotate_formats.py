@@ -10,6 +10,8 @@ from spacy_senna.annotate.columns import span_tags
 from spacy_senna.annotate.formats import get_format
 from spacy_senna.annotate.layers import Layers, pipeline_layers
 from spacy_senna.annotate.loading import load_pipeline
+from spacy_senna.annotate.settings import AnnotateSettings
+from spacy_senna.annotate.worker import load_for_annotation
 
 TEXT = "Acme Corp hired Anna Lee and left London."
 # token, POS, CHK, NER, verb, SRL of "hired", SRL of "left" (SENNA's IOBES)
@@ -151,3 +153,17 @@ def test_span_tags_skip_left_out_tokens_and_overlaps(scheme, expected):
     kept = [0, 2, 3, 4, 5, 6, 7]  # token 1 is whitespace
     spans = [(0, 3, "ORG"), (3, 4, "V"), (2, 4, "X"), (5, 8, "A1")]
     assert span_tags(spans, kept, scheme) == expected
+
+
+@pytest.mark.parametrize("name", ["senna", "conll", "jsonl", "spacy"])
+def test_annotate_computes_span_probabilities_only_for_a_format_that_writes_them(
+    pipeline_dir, nlp, name
+):
+    """A column format holds no probabilities: annotate's pipeline skips them and writes
+    the same output; jsonl and spacy keep them."""
+    loaded = load_for_annotation(str(pipeline_dir), AnnotateSettings(format=name), gpu_id=-1)
+    labelers = [c for _, c in loaded.pipeline if hasattr(c, "span_scores")]
+    assert len(labelers) == 3  # chunker, ner, srl
+    assert all(c.span_scores is get_format(name).writes_scores for c in labelers)
+    if name != "spacy":
+        assert render(loaded, name, TEXT) == render(nlp, name, TEXT)

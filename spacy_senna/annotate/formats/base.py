@@ -13,6 +13,9 @@ class DocFormat:
     """Bytes for one shard's output: `add` per doc in order, then `finish` once."""
 
     extension = ""
+    #: whether the output holds the span probabilities (`attrs["scores"]`); annotate
+    #: skips computing them for a format that does not
+    writes_scores = False
 
     def __init__(self, layers: Layers) -> None:
         self.layers = layers

@@ -16,6 +16,7 @@ from .base import DocFormat
 
 class DocBinFormat(DocFormat):
     extension = "spacy"
+    writes_scores = True
 
     def __init__(self, layers: Layers) -> None:
         super().__init__(layers)

@@ -20,6 +20,7 @@ from .base import DocFormat
 
 class JsonlFormat(DocFormat):
     extension = "jsonl"
+    writes_scores = True
 
     def add(self, doc: Doc, meta: Optional[Dict[str, Any]] = None) -> bytes:
         annotations = read_annotations(doc, self.layers)
