@@ -8,6 +8,8 @@ scored twice: on the predicates the tagger finds (every V* token; a frame for a 
 the reference lacks counts its arguments as wrong) and on the given predicates. `--other`
 adds POS and NER on another corpus (`pos_other`, `ner_other`; GUM dev in the project),
 `--tweets` NER on tweets (`ner_tweets`; the Broad Twitter Corpus' dev part).
+`--inference-dtype float32` scores as a CPU without native bfloat16 computes (the model
+card's figures), whatever the pipeline's config says.
 """
 
 from __future__ import annotations
@@ -36,6 +38,20 @@ def _evaluate(nlp: Language, examples: list) -> dict:
     return {k: v for k, v in scores.items() if k.endswith(("_f", "_p", "_r", "_acc"))}
 
 
+def _inference_dtype_overrides(pipeline: str, inference_dtype: str | None) -> dict:
+    """Config overrides that set `inference_dtype` on every model that has the setting."""
+    if inference_dtype is None:
+        return {}
+    config = spacy.util.load_config(Path(pipeline) / "config.cfg", interpolate=False)
+    return {
+        "components": {
+            name: {"model": {"inference_dtype": inference_dtype}}
+            for name, component in config["components"].items()
+            if "inference_dtype" in component.get("model", {})
+        }
+    }
+
+
 def evaluate(
     pipeline: str,
     ud_test: Path,
@@ -43,11 +59,12 @@ def evaluate(
     ewt_test: Path,
     other: Path | None = None,
     tweets: Path | None = None,
+    inference_dtype: str | None = None,
 ) -> dict:
     """Every score the pipeline's components give, keyed by task; with `other` (a corpus
     with tags and entities, e.g. GUM dev) also POS and NER there, with `tweets` (entities
-    only) NER there."""
-    nlp = spacy.load(pipeline)
+    only) NER there; `inference_dtype` overrides every component's that has one."""
+    nlp = spacy.load(pipeline, config=_inference_dtype_overrides(pipeline, inference_dtype))
     names = set(nlp.pipe_names)
     results: dict = {"pipeline": pipeline}
     if names & {"senna_tagger", "tagger"}:
@@ -87,10 +104,19 @@ def main() -> None:
     parser.add_argument("--ewt-test", type=Path, default=Path("corpus/ewt/test.spacy"))
     parser.add_argument("--other", type=Path, help="also POS and NER on this corpus")
     parser.add_argument("--tweets", type=Path, help="also NER on this corpus")
+    parser.add_argument(
+        "--inference-dtype", choices=["float32", "bfloat16"], help="override the configs'"
+    )
     parser.add_argument("--output", type=Path, required=True)
     args = parser.parse_args()
     results = evaluate(
-        args.pipeline, args.ud_test, args.uner_test, args.ewt_test, args.other, args.tweets
+        args.pipeline,
+        args.ud_test,
+        args.uner_test,
+        args.ewt_test,
+        args.other,
+        args.tweets,
+        args.inference_dtype,
     )
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf8")
