@@ -1,12 +1,14 @@
 """projects/open: the EWT join that gives every component the same sentences, and the
-project file naming only scripts and configs that exist, and the empty frames for verbs
-without one."""
+project file naming only scripts and configs that exist, the empty frames for verbs
+without one, and evaluation in float32 on any CPU."""
 
+import importlib.util
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import spacy
 import srsly
 from spacy.tokens import Doc, DocBin, Span
 from spacy.vocab import Vocab
@@ -78,3 +80,24 @@ def test_every_verb_without_a_frame_gets_an_empty_one(tmp_path):
     assert [(s.text, s.label_) for s in got.spans["srl:2"]] == [("Ann", "A0"), ("slept", "V")]
     for i in (1, 4):
         assert [(s.start, s.label_) for s in got.spans[f"srl:{i}"]] == [(i, "V")]
+
+
+def test_evaluate_can_score_in_float32_whatever_the_configs_say():
+    """The model card's figures are float32; en_senna's configs ask for bfloat16."""
+    from spacy_senna.bundled import bundled_path
+
+    spec = importlib.util.spec_from_file_location(
+        "evaluate_open", PROJECT / "scripts" / "evaluate_open.py"
+    )
+    evaluate_open = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(evaluate_open)
+    overrides = evaluate_open._inference_dtype_overrides(str(bundled_path()), "float32")
+    assert overrides == {
+        "components": {
+            name: {"model": {"inference_dtype": "float32"}}
+            for name in ("senna_tagger", "senna_chunker", "senna_ner")
+        }
+    }
+    nlp = spacy.load(bundled_path(), config=overrides)
+    assert nlp.config["components"]["senna_ner"]["model"]["inference_dtype"] == "float32"
+    assert evaluate_open._inference_dtype_overrides(str(bundled_path()), None) == {}
