@@ -13,6 +13,8 @@ import srsly
 from spacy.tokens import Doc, DocBin, Span
 from spacy.vocab import Vocab
 
+from spacy_senna.bundled import bundled_path
+
 PROJECT = Path(__file__).resolve().parent.parent / "projects" / "open"
 
 PROPBANK = (
@@ -84,8 +86,6 @@ def test_every_verb_without_a_frame_gets_an_empty_one(tmp_path):
 
 def test_evaluate_can_score_in_float32_whatever_the_configs_say():
     """The model card's figures are float32; en_senna's configs ask for bfloat16."""
-    from spacy_senna.bundled import bundled_path
-
     spec = importlib.util.spec_from_file_location(
         "evaluate_open", PROJECT / "scripts" / "evaluate_open.py"
     )
