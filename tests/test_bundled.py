@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import spacy
+from spacy.tokens import Doc
 
 import spacy_senna
 from spacy_senna.bundled import BUNDLED_NAME, bundled_path, load, resolve_pipeline
@@ -95,6 +96,23 @@ def test_labels_a_reader_can_check(nlp):
     visited = [f for f in doc._.srl_frames if f.predicate.text == "visited"]
     assert len(visited) == 1
     assert ("He", "A0") in {(a.text, a.label_) for a in visited[0].arguments}
+
+
+def test_ptb_escapes_are_read_as_the_characters_they_stand_for(nlp):
+    """Text tokenized the Penn Treebank way ("-LRB-", "``") gets raw text's analysis."""
+    raw = '" Acme ( a maker of tools ) sold [ 3 ] plants in Ohio , " she said .'.split()
+    escaped = "`` Acme -LRB- a maker of tools -RRB- sold -LSB- 3 -RSB- plants in Ohio , ''"
+    escaped = (escaped + " she said .").split()
+    from_raw, from_escaped = (nlp(Doc(nlp.vocab, words=words)) for words in (raw, escaped))
+    assert [t.tag_ for t in from_escaped] == [t.tag_ for t in from_raw]
+    assert [t.tag_ for t in from_escaped][2] == "-LRB-"
+    for key in ("chunks", "senna_ents"):
+        spans = [(s.start, s.end, s.label_) for s in from_raw.spans[key]]
+        assert [(s.start, s.end, s.label_) for s in from_escaped.spans[key]] == spans
+    frames = [[(a.start, a.end, a.label_) for a in f.arguments] for f in from_raw._.srl_frames]
+    assert [
+        [(a.start, a.end, a.label_) for a in f.arguments] for f in from_escaped._.srl_frames
+    ] == frames
 
 
 def test_pipe_equals_call(nlp):

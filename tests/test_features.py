@@ -200,3 +200,24 @@ def test_a_batch_gets_the_ids_each_doc_gets_alone():
         ]
         assert ids.tolist() == expected
         assert (Featurizer(features).extract(doc) == ids).all()
+
+
+def test_ptb_escapes_are_learned_and_read_as_their_characters():
+    """A corpus tokenized the Penn Treebank way trains the dictionaries of "(" and '"',
+    and labelling reads "-LRB-" and "``" with the ids of the characters."""
+    vocab = English().vocab
+    features = {
+        "word": registry.misc.get("spacy-senna.WordFeature.v1")(min_freq=1),
+        "caps": registry.misc.get("spacy-senna.CapsFeature.v1")(),
+        "suffix": registry.misc.get("spacy-senna.SuffixFeature.v1")(),
+        "chars": registry.misc.get("spacy-senna.CharFeature.v1")(min_freq=1),
+    }
+    escaped = Doc(vocab, words="`` Acme -LRB- ACM -RRB- '' -lcb-".split())
+    featurizer = Featurizer(features)
+    featurizer.fit([escaped])
+    assert {'"', "(", ")", "{"} <= set(features["word"].lexicons[0].to_list())
+    assert "-lrb-" not in features["word"].lexicons[0].to_list()
+    assert "L" not in features["chars"].lexicons[0]
+    raw = Doc(vocab, words='" Acme ( ACM ) " {'.split())
+    (from_escaped, from_raw) = featurizer.extract_docs([escaped, raw])
+    assert (from_escaped == from_raw).all()

@@ -13,6 +13,22 @@ _DIGITS = re.compile(r"[0-9]+")
 
 CAPS_VALUES = ("nocaps", "allcaps", "initcap", "hascap")
 
+_PTB_BRACKETS = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}
+#: Penn Treebank's escaped brackets (either case) and quotes, and the characters they stand for
+PTB_ESCAPES = {
+    **_PTB_BRACKETS,
+    **{escape.lower(): char for escape, char in _PTB_BRACKETS.items()},
+    "``": '"',
+    "''": '"',
+}
+
+
+def word_form(text: str) -> str:
+    """The form every feature reads of a token text: a PTB escape ("-LRB-", "``", as in
+    text tokenized the Penn Treebank way) as the character it stands for, so it gets the
+    features of "(" or '"' (raw text's forms); any other text as it is."""
+    return PTB_ESCAPES.get(text, text)
+
 
 def normalize_word(text: str) -> str:
     """Lowercase and replace every run of digits with a single "0" ("PS12" -> "ps0").
@@ -67,7 +83,7 @@ class Feature:
         raise NotImplementedError
 
     def token_strings(self, token: Token) -> Sequence[str]:
-        return self.text_strings(token.text)
+        return self.text_strings(word_form(token.text))
 
     def text_ids(self, text: str) -> List[int]:
         return [lex.get(v) for lex, v in zip(self.lexicons, self.text_strings(text))]

@@ -7,7 +7,7 @@ from spacy.tokens import Doc
 
 from ..layers.char_cnn import CharCNNSpec
 from ..lexicon import PADDING, Lexicon
-from .base import Feature, word_tokens
+from .base import Feature, word_form, word_tokens
 
 #: the character feature's begin- and end-of-word marks (longer than any one character)
 WORD_MARKS = ("<w>", "</w>")
@@ -66,7 +66,7 @@ class CharFeature(Feature):
         counter: Counter = Counter()
         for doc in docs:
             for token in word_tokens(doc):
-                counter.update(self.chars(token.text))
+                counter.update(self.chars(word_form(token.text)))
         frequent = Lexicon.from_counts(counter, self.min_freq).to_list()
         self.lexicons = [Lexicon.from_words([*WORD_MARKS, *frequent])]
 

@@ -9,7 +9,7 @@ from thinc.api import Model
 from torch import nn
 
 from ..layers.char_cnn import CharCNNSpec
-from .base import Feature
+from .base import Feature, word_form
 from .chars import CharFeature
 from .shared import WORD_TABLE_NAME, OwnWordsFeature, SharedWordsFeature
 
@@ -156,7 +156,7 @@ class Featurizer:
         return numpy.split(ids, ends[:-1])
 
     def _cache_miss(self, orth: int, strings) -> tuple:
-        text = strings[orth]
+        text = word_form(strings[orth])
         ids = tuple(i for f in self._free for i in f.text_ids(text))
         self._cache[orth] = ids
         return ids
