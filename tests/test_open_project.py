@@ -1,6 +1,6 @@
 """projects/open: the EWT join that gives every component the same sentences, and the
 project file naming only scripts and configs that exist, the empty frames for verbs
-without one, and evaluation in float32 on any CPU."""
+without one, evaluation in float32 on any CPU, and on other sources without MISC."""
 
 import importlib.util
 import re
@@ -101,3 +101,32 @@ def test_evaluate_can_score_in_float32_whatever_the_configs_say():
     nlp = spacy.load(bundled_path(), config=overrides)
     assert nlp.config["components"]["senna_ner"]["model"]["inference_dtype"] == "float32"
     assert evaluate_open._inference_dtype_overrides(str(bundled_path()), None) == {}
+
+
+def test_other_sources_score_entities_without_misc(tmp_path):
+    """CoNLL-2003's MISC has no counterpart in en_senna: it is not counted as missed."""
+    vocab = Vocab()
+    found = Doc(vocab, words="He visited Paris with Angela Merkel on Monday .".split())
+    found.ents = [Span(found, 2, 3, label="LOC"), Span(found, 4, 6, label="PER")]
+    misc = Doc(vocab, words="Ann watched the Olympics .".split())
+    misc.ents = [Span(misc, 3, 4, label="MISC")]
+    DocBin(docs=[found, misc]).to_disk(tmp_path / "testb.spacy")
+    output = tmp_path / "metrics.json"
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(PROJECT / "scripts" / "evaluate_other_sources.py"),
+            str(bundled_path()),
+            "--conll2003",
+            str(tmp_path / "testb.spacy"),
+            "--output",
+            str(output),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    scores = srsly.read_json(output)
+    assert scores["ner_conll2003_testb"]["ents_r"] == 100.0
+    assert set(scores["ner_conll2003_testb_per_type"]) <= {"PER", "LOC", "ORG"}
+    assert "pos_wsj_22_24" not in scores and "srl_wsj23_given_predicates" not in scores
