@@ -1,0 +1,189 @@
+"""Where a senna pipeline's time goes: per component, featurizing, network, decoding,
+span probabilities and the rest, next to a baseline pipeline's whole time.
+
+usage: python benchmarks/time_split.py SENNA_PIPELINE DATA.spacy [--baseline PIPELINE]
+       [--rounds 3] [--batch-size 256] [--json FILE]
+
+The docs are fresh copies of the data's words, piped in batches as compare_speed.py does,
+after one warm-up pass; each figure is the median over the rounds. The parts are timed
+by wrapping, in this process only, the functions every senna component goes through:
+
+- featurize: the component's `Featurizer.extract_docs` (words to ids);
+- network: the rest of the component's model (lookups, character CNNs, LSTMs, window or
+  sentence layers): its `predict` minus featurizing;
+- decode: Viterbi (and k-best) over the network's scores;
+- span probabilities: the forward-backward behind `doc.spans[...].attrs["scores"]`;
+- rest: everything else in the component (whitespace handling, rows, writing the Doc).
+
+`--baseline` also times a second pipeline (e.g. spaCy's anchor) whole, alternating rounds
+with the senna pipeline, so the split can be read against the baseline's time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections import defaultdict
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Dict, Iterator, List
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc, DocBin
+from thinc.api import Model
+
+from spacy_senna.features import featurizer
+from spacy_senna.pipeline import sequence_labeler, spans
+
+PARTS = ("featurize", "network", "decode", "span probabilities", "rest")
+
+
+class Clock:
+    """Seconds per (component, part), counted only for the outermost call of a part."""
+
+    def __init__(self) -> None:
+        self.seconds: Dict[tuple, float] = defaultdict(float)
+        self.component = ""
+        self.active = True
+        self._open: set = set()
+
+    def timed(self, part: str, function: Callable) -> Callable:
+        def wrapper(*args, **kwargs):
+            if not self.active or part in self._open:  # e.g. a shared table's featurizer
+                return function(*args, **kwargs)
+            self._open.add(part)
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.seconds[(self.component, part)] += time.perf_counter() - start
+                self._open.discard(part)
+
+        return wrapper
+
+
+@contextmanager
+def wrapped(clock: Clock) -> Iterator[None]:
+    """The functions every senna component goes through, timed by `clock`."""
+    targets = [
+        (featurizer.Featurizer, "extract_docs", "featurize"),
+        (Model, "predict", "model"),
+        (sequence_labeler.SequenceLabeler, "row_results", "rows"),
+        (spans.SpanLabeler, "row_results", "rows"),
+        (spans, "span_probabilities", "span probabilities"),
+    ]
+    saved = [(owner, name, owner.__dict__[name]) for owner, name, _ in targets]
+    try:
+        for owner, name, part in targets:
+            setattr(owner, name, clock.timed(part, owner.__dict__[name]))
+        yield
+    finally:
+        for owner, name, original in saved:
+            setattr(owner, name, original)
+
+
+def time_components(
+    nlp: Language, words: List[List[str]], batch_size: int, clock: Clock
+) -> Dict[str, float]:
+    """Seconds per component (whole) for one pass; the parts go to `clock`."""
+    docs = [Doc(nlp.vocab, words=w) for w in words]
+    whole = {}
+    for name, component in nlp.pipeline:
+        clock.component = name
+        start = time.perf_counter()
+        if hasattr(component, "pipe"):
+            docs = list(component.pipe(docs, batch_size=batch_size))
+        else:
+            docs = [component(doc) for doc in docs]
+        whole[name] = time.perf_counter() - start
+    return whole
+
+
+def time_whole(nlp: Language, words: List[List[str]], batch_size: int) -> float:
+    """Seconds of `nlp.pipe` over fresh docs of `words`."""
+    docs = [Doc(nlp.vocab, words=w) for w in words]
+    start = time.perf_counter()
+    for _ in nlp.pipe(docs, batch_size=batch_size):
+        pass
+    return time.perf_counter() - start
+
+
+def split(whole: Dict[str, float], seconds: Dict[tuple, float]) -> Dict[str, Dict[str, float]]:
+    """Each component's whole time in PARTS (span probabilities are inside decode's
+    calls, featurizing inside the model's)."""
+    table = {}
+    for name, total in whole.items():
+        featurize = seconds.get((name, "featurize"), 0.0)
+        model = seconds.get((name, "model"), 0.0)
+        rows = seconds.get((name, "rows"), 0.0)
+        probs = seconds.get((name, "span probabilities"), 0.0)
+        table[name] = {
+            "featurize": featurize,
+            "network": max(model - featurize, 0.0),
+            "decode": max(rows - probs, 0.0),
+            "span probabilities": probs,
+            "rest": max(total - model - rows, 0.0),
+            "total": total,
+        }
+    return table
+
+
+def median_tables(tables: List[Dict[str, Dict[str, float]]]) -> Dict[str, Dict[str, float]]:
+    return {
+        name: {part: statistics.median(t[name][part] for t in tables) for part in tables[0][name]}
+        for name in tables[0]
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pipeline")
+    parser.add_argument("data")
+    parser.add_argument("--baseline", help="also time this pipeline whole, same rounds")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    nlp = spacy.load(args.pipeline)
+    baseline = spacy.load(args.baseline) if args.baseline else None
+    words = [[t.text for t in doc] for doc in DocBin().from_disk(args.data).get_docs(nlp.vocab)]
+    n_words = sum(len(w) for w in words)
+    tables, baseline_seconds = [], []
+    clock = Clock()
+    with wrapped(clock):
+        for round_ in range(args.rounds + 1):  # the first is a warm-up
+            clock.seconds.clear()
+            whole = time_components(nlp, words, args.batch_size, clock)
+            if round_:
+                tables.append(split(whole, clock.seconds))
+            if baseline is not None:
+                clock.active = False
+                seconds = time_whole(baseline, words, args.batch_size)
+                clock.active = True
+                if round_:
+                    baseline_seconds.append(seconds)
+    table = median_tables(tables)
+    print(f"{args.pipeline}: {n_words} words, median of {args.rounds} rounds, seconds")
+    print("| component | " + " | ".join(PARTS) + " | total |")
+    print("|---|" + "---:|" * (len(PARTS) + 1))
+    for name, parts in table.items():
+        print(f"| {name} | " + " | ".join(f"{parts[p]:.3f}" for p in (*PARTS, "total")) + " |")
+    sums = {p: sum(parts[p] for parts in table.values()) for p in (*PARTS, "total")}
+    print("| **all** | " + " | ".join(f"{sums[p]:.3f}" for p in (*PARTS, "total")) + " |")
+    result = {"pipeline": args.pipeline, "words": n_words, "components": table, "all": sums}
+    if baseline_seconds:
+        result["baseline"] = {
+            "pipeline": args.baseline,
+            "seconds": statistics.median(baseline_seconds),
+        }
+        print(f"baseline {args.baseline}: {result['baseline']['seconds']:.3f} s whole")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+
+
+if __name__ == "__main__":
+    main()
