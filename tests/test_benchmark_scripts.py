@@ -1,5 +1,5 @@
 """The benchmark project's helper scripts: step timing, the results collector, the SRL
-props writer."""
+props writer, the time split."""
 
 import gzip
 import importlib
@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 from spacy.lang.en import English
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, DocBin, Span
+from thinc.api import Model
 
+from spacy_senna.bundled import bundled_path
 from spacy_senna.converters import read_conll2005
 from spacy_senna.frames import frame_chunks
 
@@ -140,3 +142,25 @@ def test_lm_parallel_names_what_a_run_to_continue_lacks(tmp_path, capsys):
         lm_parallel.main(["--continue-run", str(tmp_path / "lm")])
     assert stop.value.code == 2
     assert "lm_meta.json is missing" in capsys.readouterr().err
+
+
+def test_time_split_finds_each_part_and_leaves_the_functions_as_they_were(tmp_path):
+    predict = Model.__dict__["predict"]
+    data = tmp_path / "docs.spacy"
+    words = ["Angela Merkel visited Paris on Monday .".split(), "He sold the old house .".split()]
+    DocBin(docs=[Doc(English().vocab, words=w) for w in words]).to_disk(data)
+    output = tmp_path / "split.json"
+    script = import_script("time_split")
+    argv = ["time_split.py", str(bundled_path()), str(data), "--rounds", "1", "--json", str(output)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "argv", argv)
+        script.main()
+    assert Model.__dict__["predict"] is predict
+    split = json.loads(output.read_text())
+    assert split["words"] == 13
+    parts = split["components"]
+    for name in ("senna_tagger", "senna_chunker", "senna_ner", "senna_srl"):
+        assert parts[name]["featurize"] > 0 and parts[name]["network"] > 0, name
+        assert parts[name]["decode"] > 0, name
+    assert parts["senna_tagger"]["span probabilities"] == 0
+    assert parts["senna_ner"]["span probabilities"] > 0
