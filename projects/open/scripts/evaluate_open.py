@@ -96,6 +96,13 @@ def evaluate(
     return results
 
 
+def write_results(results: dict, output: Path) -> None:
+    """Write `results` to `output` as JSON, and print them."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf8")
+    print(json.dumps(results, indent=2))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pipeline")
@@ -118,9 +125,7 @@ def main() -> None:
         args.tweets,
         args.inference_dtype,
     )
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf8")
-    print(json.dumps(results, indent=2))
+    write_results(results, args.output)
 
 
 if __name__ == "__main__":

@@ -14,11 +14,10 @@ sets are read only to score a finished pipeline: nothing here trains on them.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 import spacy
-from evaluate_open import _evaluate, _examples, _inference_dtype_overrides
+from evaluate_open import _evaluate, _examples, _inference_dtype_overrides, write_results
 from spacy.language import Language
 from spacy.training import Example
 
@@ -95,18 +94,9 @@ def main() -> None:
         "--inference-dtype", choices=["float32", "bfloat16"], help="override the configs'"
     )
     parser.add_argument("--output", type=Path, required=True)
-    args = parser.parse_args()
-    results = evaluate(
-        args.pipeline,
-        args.wsj_pos,
-        args.conll2000,
-        args.conll2003,
-        args.conll2005,
-        args.inference_dtype,
-    )
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf8")
-    print(json.dumps(results, indent=2))
+    args = vars(parser.parse_args())
+    output = args.pop("output")
+    write_results(evaluate(**args), output)
 
 
 if __name__ == "__main__":
