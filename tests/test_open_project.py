@@ -1,6 +1,7 @@
 """projects/open: the EWT join that gives every component the same sentences, and the
 project file naming only scripts and configs that exist, the empty frames for verbs
-without one, evaluation in float32 on any CPU, and on other sources without MISC."""
+without one, evaluation in float32 on any CPU and on other sources without MISC, and the
+recased copies of the ner's sentences."""
 
 import importlib.util
 import re
@@ -130,3 +131,31 @@ def test_other_sources_score_entities_without_misc(tmp_path):
     assert scores["ner_conll2003_testb"]["ents_r"] == 100.0
     assert set(scores["ner_conll2003_testb_per_type"]) <= {"PER", "LOC", "ORG"}
     assert "pos_wsj_22_24" not in scores and "srl_wsj23_given_predicates" not in scores
+
+
+def test_recased_copies_keep_tokens_and_entities(tmp_path):
+    vocab = Vocab()
+    docs = [Doc(vocab, words=f"Ann met Bob in Paris {i} .".split()) for i in range(8)]
+    for doc in docs:
+        doc.ents = [Span(doc, 0, 1, label="PER"), Span(doc, 4, 5, label="LOC")]
+    unknown = Doc(vocab, words=["Acme", "rose"], ents=["B-ORG", None])  # "rose": not annotated
+    source, out = tmp_path / "in.spacy", tmp_path / "out" / "train.spacy"
+    DocBin(docs=[*docs, unknown]).to_disk(source)
+    script = PROJECT / "scripts" / "recase_docs.py"
+    args = [str(source), str(out), "--lower", "0.5", "--upper", "0.5"]
+    result = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    got = list(DocBin().from_disk(out).get_docs(Vocab()))
+    assert len(got) == 17 and [d.text for d in got[:9]] == [d.text for d in [*docs, unknown]]
+    copies = got[9:]  # half of 9 is 4 (rounded to even), lowercased, then 4 uppercased
+    assert [d.text.islower() for d in copies] == [True] * 4 + [False] * 4
+    assert [d.text.isupper() for d in copies] == [False] * 4 + [True] * 4
+    for copy in copies:
+        original = {d.text.lower(): d for d in [*docs, unknown]}[copy.text.lower()]
+        assert copy.text in (original.text.lower(), original.text.upper())
+        assert [(e.start, e.end, e.label_) for e in copy.ents] == [
+            (e.start, e.end, e.label_) for e in original.ents
+        ]
+        assert [t.ent_iob_ for t in copy] == [t.ent_iob_ for t in original]
+    bad = subprocess.run([sys.executable, str(script), str(source), str(out), "--lower", "0.8"])
+    assert bad.returncode != 0
