@@ -13,11 +13,13 @@ on a machine that has one.
 """
 
 import gzip
+import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import List
+from types import ModuleType
+from typing import Callable, List
 
 import pytest
 import spacy
@@ -89,6 +91,25 @@ CONLL2003 = (
     "\n"
     "Hi UH O O\n"
 )
+
+
+def _load_script(path: Path) -> ModuleType:
+    """The Python script at `path` (a project's or benchmarks' file, not in a package) as a
+    fresh module, importing its sibling scripts as it does when run directly."""
+    if str(path.parent) not in sys.path:
+        sys.path.append(str(path.parent))
+    name = "script_" + "_".join(path.with_suffix("").parts[-3:]).replace("-", "_")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while it loads
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def load_script() -> Callable[[Path], ModuleType]:
+    """`load_script(path)`: the Python script at `path` as a module (see `_load_script`)."""
+    return _load_script
 
 
 def _write_input(path: Path, text: str, gz: bool = False) -> Path:

@@ -2,7 +2,6 @@
 props writer, the time split."""
 
 import gzip
-import importlib
 import json
 import subprocess
 import sys
@@ -38,16 +37,8 @@ def test_timed_records_wall_time_peak_memory_and_exit_code(tmp_path):
     assert "-c pass" in recorded["step-a"]["command"]
 
 
-def import_script(name: str):
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-
-
-def test_collect_results_reports_missing_runs(tmp_path):
-    collect_results = import_script("collect_results")
+def test_collect_results_reports_missing_runs(tmp_path, load_script):
+    collect_results = load_script(BENCHMARKS / "collect_results.py")
     (tmp_path / "metrics").mkdir()
     (tmp_path / "speed").mkdir()
     (tmp_path / "metrics" / "ner-testb.json").write_text(json.dumps({"ents_f": 0.8234}))
@@ -74,8 +65,8 @@ def test_collect_results_reports_missing_runs(tmp_path):
     assert "| ner-train | 2.0 | 2,048 | t |" in markdown
 
 
-def test_srl_props_files_read_back_as_the_same_frames(tmp_path):
-    srl_eval = import_script("srl_eval")
+def test_srl_props_files_read_back_as_the_same_frames(tmp_path, load_script):
+    srl_eval = load_script(BENCHMARKS / "srl_eval.py")
     vocab = English().vocab
     words = "Prices , he said , fell sharply today".split()
     doc = Doc(vocab, words=words)
@@ -100,8 +91,8 @@ def test_srl_props_files_read_back_as_the_same_frames(tmp_path):
         assert sorted(read_frame, key=lambda a: a[1]) == sorted(arguments, key=lambda a: a[1])
 
 
-def test_lm_parallel_variants_and_text_slice(tmp_path):
-    lm_parallel = import_script("lm_parallel")
+def test_lm_parallel_variants_and_text_slice(tmp_path, load_script):
+    lm_parallel = load_script(BENCHMARKS / "lm_parallel.py")
     assert lm_parallel.parse_variant("2x1") == {"workers": 2, "threads": 1, "batch_size": 1024}
     assert lm_parallel.parse_variant("1x2@4096") == {
         "workers": 1,
@@ -116,11 +107,11 @@ def test_lm_parallel_variants_and_text_slice(tmp_path):
     assert target.read_text(encoding="utf8") == "one two three\nfour five\n"
 
 
-def test_lm_parallel_continues_a_copy_of_a_finished_run(tmp_path):
+def test_lm_parallel_continues_a_copy_of_a_finished_run(tmp_path, load_script):
     from spacy_senna.lm.pretrain import pretrain
     from spacy_senna.lm.settings import PretrainConfig
 
-    lm_parallel = import_script("lm_parallel")
+    lm_parallel = load_script(BENCHMARKS / "lm_parallel.py")
     text = tmp_path / "text.txt"
     text.write_text("the cat sees a dog in the garden .\n" * 400, encoding="utf8")
     run = tmp_path / "lm"
@@ -135,8 +126,8 @@ def test_lm_parallel_continues_a_copy_of_a_finished_run(tmp_path):
     assert after["words_seen"] == before["words_seen"]  # the original is untouched
 
 
-def test_lm_parallel_names_what_a_run_to_continue_lacks(tmp_path, capsys):
-    lm_parallel = import_script("lm_parallel")
+def test_lm_parallel_names_what_a_run_to_continue_lacks(tmp_path, capsys, load_script):
+    lm_parallel = load_script(BENCHMARKS / "lm_parallel.py")
     (tmp_path / "lm").mkdir()
     with pytest.raises(SystemExit) as stop:
         lm_parallel.main(["--continue-run", str(tmp_path / "lm")])
@@ -144,13 +135,13 @@ def test_lm_parallel_names_what_a_run_to_continue_lacks(tmp_path, capsys):
     assert "lm_meta.json is missing" in capsys.readouterr().err
 
 
-def test_time_split_finds_each_part_and_leaves_the_functions_as_they_were(tmp_path):
+def test_time_split_finds_each_part_and_leaves_the_functions_as_they_were(tmp_path, load_script):
     predict = Model.__dict__["predict"]
     data = tmp_path / "docs.spacy"
     words = ["Angela Merkel visited Paris on Monday .".split(), "He sold the old house .".split()]
     DocBin(docs=[Doc(English().vocab, words=w) for w in words]).to_disk(data)
     output = tmp_path / "split.json"
-    script = import_script("time_split")
+    script = load_script(BENCHMARKS / "time_split.py")
     argv = ["time_split.py", str(bundled_path()), str(data), "--rounds", "1", "--json", str(output)]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sys, "argv", argv)

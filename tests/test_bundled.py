@@ -30,16 +30,12 @@ def nlp():
     return load()
 
 
-def _load_expected_outputs_script():
-    """projects/open/scripts/expected_outputs.py, which wrote the recorded labels."""
-    path = REPOSITORY / "projects" / "open" / "scripts" / "expected_outputs.py"
-    spec = importlib.util.spec_from_file_location("open_expected_outputs", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_annotations = _load_expected_outputs_script().annotations
+@pytest.fixture(scope="module")
+def annotations(load_script):
+    """The `annotations` of projects/open/scripts/expected_outputs.py, which wrote the
+    recorded labels."""
+    script = REPOSITORY / "projects" / "open" / "scripts" / "expected_outputs.py"
+    return load_script(script).annotations
 
 
 def test_bundled_pipeline_ships_inside_the_installed_package():
@@ -82,8 +78,8 @@ def test_components_and_no_vectors(nlp):
     assert nlp.vocab.vectors.shape[0] == 0  # the word tables keep their rows, not the LM's
 
 
-def test_labels_as_recorded(nlp):
-    assert [_annotations(nlp(item["text"])) for item in EXPECTED] == EXPECTED
+def test_labels_as_recorded(nlp, annotations):
+    assert [annotations(nlp(item["text"])) for item in EXPECTED] == EXPECTED
 
 
 def test_labels_a_reader_can_check(nlp):
@@ -115,10 +111,10 @@ def test_ptb_escapes_are_read_as_the_characters_they_stand_for(nlp):
     ] == frames
 
 
-def test_pipe_equals_call(nlp):
+def test_pipe_equals_call(nlp, annotations):
     texts = [item["text"] for item in EXPECTED] + ["", "   ", "Paris."]
-    piped = [_annotations(doc) for doc in nlp.pipe(texts, batch_size=3)]
-    assert piped == [_annotations(nlp(text)) for text in texts]
+    piped = [annotations(doc) for doc in nlp.pipe(texts, batch_size=3)]
+    assert piped == [annotations(nlp(text)) for text in texts]
 
 
 def test_resolves_without_the_en_senna_distribution(monkeypatch):
@@ -127,14 +123,14 @@ def test_resolves_without_the_en_senna_distribution(monkeypatch):
     assert resolve_pipeline("training/model-best") == "training/model-best"
 
 
-def test_spacy_load_by_name():
+def test_spacy_load_by_name(annotations):
     if importlib.util.find_spec(BUNDLED_NAME) is None:
         if os.environ.get("SPACY_SENNA_TEST_INSTALLED"):
             pytest.fail("en_senna is not installed: install packages/en_senna (README)")
         pytest.skip("packages/en_senna is not installed")
     nlp = spacy.load(BUNDLED_NAME)
     assert nlp.pipe_names[-1] == "senna_srl"
-    assert _annotations(nlp(EXPECTED[0]["text"])) == EXPECTED[0]
+    assert annotations(nlp(EXPECTED[0]["text"])) == EXPECTED[0]
 
 
 def test_annotate_defaults_to_en_senna_on_stdin(tmp_path):

@@ -3,7 +3,6 @@ project file naming only scripts and configs that exist, the empty frames for ve
 without one, evaluation in float32 on any CPU and on other sources without MISC, and the
 recased copies of the ner's sentences."""
 
-import importlib.util
 import re
 import subprocess
 import sys
@@ -85,13 +84,9 @@ def test_every_verb_without_a_frame_gets_an_empty_one(tmp_path):
         assert [(s.start, s.label_) for s in got.spans[f"srl:{i}"]] == [(i, "V")]
 
 
-def test_evaluate_can_score_in_float32_whatever_the_configs_say():
+def test_evaluate_can_score_in_float32_whatever_the_configs_say(load_script):
     """The model card's figures are float32; en_senna's configs ask for bfloat16."""
-    spec = importlib.util.spec_from_file_location(
-        "evaluate_open", PROJECT / "scripts" / "evaluate_open.py"
-    )
-    evaluate_open = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(evaluate_open)
+    evaluate_open = load_script(PROJECT / "scripts" / "evaluate_open.py")
     overrides = evaluate_open._inference_dtype_overrides(str(bundled_path()), "float32")
     assert overrides == {
         "components": {

@@ -3,8 +3,6 @@
 `spacy package` of a senna pipeline is tested in test_packaging.py.
 """
 
-import importlib.util
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -29,20 +27,12 @@ CHUNK_TYPES = {"NP", "VP", "PP", "ADJP", "ADVP", "SBAR", "PRT"}
 ENTITY_TYPES = {"PER", "LOC", "ORG", "MISC"}
 
 
-def load_script(name):
-    path = PROJECT / "scripts" / f"{name}.py"
-    if str(path.parent) not in sys.path:  # scripts import their siblings, as when run directly
-        sys.path.append(str(path.parent))
-    spec = importlib.util.spec_from_file_location(f"quickstart_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
-    spec.loader.exec_module(module)
-    return module
+SCRIPTS = PROJECT / "scripts"
 
 
 @pytest.fixture(scope="module")
-def make_data():
-    return load_script("make_data")
+def make_data(load_script):
+    return load_script(SCRIPTS / "make_data.py")
 
 
 @pytest.fixture(scope="module")
@@ -127,8 +117,8 @@ def test_check_rejects_inconsistent_annotation(make_data):
         )
 
 
-def test_vocabulary_file_errors_name_the_file_and_line(tmp_path, monkeypatch):
-    lexicon = load_script("lexicon")  # loads every shipped list
+def test_vocabulary_file_errors_name_the_file_and_line(tmp_path, monkeypatch, load_script):
+    lexicon = load_script(SCRIPTS / "lexicon.py")  # loads every shipped list
     assert len(lexicon.CITIES) > 10 and ["New", "York"] in lexicon.CITIES
     monkeypatch.setattr(lexicon, "VOCABULARY", tmp_path)
     (tmp_path / "ok.txt").write_text("# a comment\n\nthe/DT United/NNP States/NNPS\n")
@@ -209,8 +199,8 @@ def test_project_files_are_consistent():
                 assert (PROJECT / dep).resolve().is_file(), dep
 
 
-def test_annotate_describes_chunks_entities_and_frames_with_scores():
-    annotate = load_script("annotate")
+def test_annotate_describes_chunks_entities_and_frames_with_scores(load_script):
+    annotate = load_script(SCRIPTS / "annotate.py")
     assert annotate.sentences("Anna left. Bob came.") == ["Anna left.", "Bob came."]
     nlp = English()
     doc = nlp.make_doc("Anna Smith left Paris")
@@ -227,8 +217,8 @@ def test_annotate_describes_chunks_entities_and_frames_with_scores():
     assert lines[4] == "  frame of 'left': [A0 Anna Smith] 0.50 [V left] 1.00 [A1 Paris] 0.25"
 
 
-def test_summarize_reads_evaluate_and_meta_json(tmp_path):
-    summarize = load_script("summarize")
+def test_summarize_reads_evaluate_and_meta_json(tmp_path, load_script):
+    summarize = load_script(SCRIPTS / "summarize.py")
     (tmp_path / "metrics").mkdir()
     (tmp_path / "metrics" / "tagger.json").write_text('{"tag_acc": 0.97}')
     meta = tmp_path / "training" / "chunker" / "model-best" / "meta.json"

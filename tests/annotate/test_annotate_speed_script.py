@@ -1,7 +1,6 @@
 """benchmarks/annotate_speed.py: the benchmark text, the pipeline subset, the report."""
 
 import gzip
-import importlib.util
 from pathlib import Path
 
 import spacy
@@ -9,15 +8,8 @@ import spacy
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "annotate_speed.py"
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("annotate_speed", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_text_joins_reuters_articles_then_adds_wikipedia_until_the_budget(tmp_path):
-    script = load_script()
+def test_text_joins_reuters_articles_then_adds_wikipedia_until_the_budget(tmp_path, load_script):
+    script = load_script(SCRIPT)
     raw = tmp_path / "raw"
     raw.mkdir()
     with gzip.open(raw / script.REUTERS, "wt") as f:
@@ -35,14 +27,14 @@ def test_text_joins_reuters_articles_then_adds_wikipedia_until_the_budget(tmp_pa
     assert out.read_text().splitlines()[-1] == "It has many forms."
 
 
-def test_pipeline_subset_keeps_the_named_components(pipeline_dir, tmp_path):
-    script = load_script()
+def test_pipeline_subset_keeps_the_named_components(pipeline_dir, tmp_path, load_script):
+    script = load_script(SCRIPT)
     names = script.subset_pipeline(str(pipeline_dir), ["senna_tagger", "senna_ner"], tmp_path / "p")
     assert names == spacy.load(tmp_path / "p").pipe_names == ["senna_tagger", "senna_ner"]
 
 
-def test_report_gives_ratios_to_one_process():
-    script = load_script()
+def test_report_gives_ratios_to_one_process(load_script):
+    script = load_script(SCRIPT)
     run = {
         "words": 1000,
         "seconds": 10.0,
