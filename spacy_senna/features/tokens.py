@@ -11,7 +11,7 @@ from spacy.tokens import Doc, Token
 from thinc.util import to_numpy
 
 from ..lexicon import UNKNOWN, Lexicon
-from .base import CAPS_VALUES, Feature, caps_value, normalize_word, word_form, word_tokens
+from .base import CAPS_VALUES, Feature, caps_value, normalize_word, word_tokens
 
 
 class WordFeature(Feature):
@@ -37,7 +37,7 @@ class WordFeature(Feature):
     def fit(self, docs: Iterable[Doc], vocab=None) -> None:
         counter: Counter = Counter()
         for doc in docs:
-            counter.update(normalize_word(word_form(t.text)) for t in word_tokens(doc))
+            counter.update(self.token_strings(t)[0] for t in word_tokens(doc))
         words = [w for w, c in counter.most_common() if c >= self.min_freq]
         vector_words: List[str] = []
         vectors = vocab.vectors if vocab is not None else None
