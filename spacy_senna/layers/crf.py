@@ -10,7 +10,7 @@ path is all -1, its marginals are all 0 and its k-best scores are 0 (first) then
 The partition function is in `crf_partition`, decoding in `crf_viterbi`.
 """
 
-from typing import List, Optional, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor, nn
@@ -23,6 +23,8 @@ from .crf_partition import (
     scaled_forward_backward,
 )
 from .crf_viterbi import kbest_viterbi, viterbi
+from .packed_chains import PackedChains
+from .transition_blocks import TransitionBlocks
 
 __all__ = ["CRF", "NEG_INF", "lengths_mask", "log_partition"]
 
@@ -206,65 +208,57 @@ class CRF(nn.Module):
         """(N,) log P(tokens [start, end) of `row` are tagged first, inside, ..., last)
         under the decoding constraints, for N spans (a one-token span is tagged `first`).
 
-        One scaled forward-backward pass over the rows (float64, O(B T C^2)) and O(1) per
-        span from cumulative sums, so memory and time stay linear in the sequence length
-        however many spans a long sequence holds. Only the rows holding spans are scored,
-        in groups of similar length each padded to its own longest row (`length_groups`),
-        so a batch's longest sentence does not set the padding of all the others.
+        One scaled forward-backward pass (float64) over the rows holding spans, packed
+        (no padding) and at the cost of the allowed transitions only, then O(1) per span
+        from cumulative sums, so memory and time stay linear in the sequence length
+        however many spans a long sequence holds.
         """
         lengths = self._check(emissions, lengths)
         out = emissions.new_zeros(rows.shape[0], dtype=torch.float64)
         if rows.shape[0] == 0:
             return out
-        span_columns = (starts, ends, first, inside, last)
-        used = torch.unique(rows)
-        for group in length_groups(lengths[used]):
-            members = used[group]
-            local = torch.full_like(lengths, -1)  # a batch row's index within the group
-            local[members] = torch.arange(members.shape[0], device=lengths.device)
-            in_group = local[rows] >= 0
-            longest = int(lengths[members].max())
-            out[in_group] = self._padded_span_log_probs(
-                emissions[members, :longest],
-                lengths[members],
-                local[rows[in_group]],
-                *(column[in_group] for column in span_columns),
-            )
-        return out
-
-    def _padded_span_log_probs(
-        self,
-        emissions: Tensor,
-        lengths: Tensor,
-        rows: Tensor,
-        starts: Tensor,
-        ends: Tensor,
-        first: Tensor,
-        inside: Tensor,
-        last: Tensor,
-    ) -> Tensor:
-        """`span_log_probs` of spans in `emissions` padded to its longest row."""
+        used, local = torch.unique(rows, return_inverse=True)
         with torch.no_grad():
-            folded, transitions = self._folded(emissions.double(), lengths, True)
-            transitions = transitions.double()
-            alpha, beta, log_scale, em_max = scaled_forward_backward(folded, transitions, lengths)
+            transitions = (self.transitions + self.trans_penalty).double()
+            blocks = TransitionBlocks(transitions, torch.isfinite(transitions))
+            packed = PackedChains.pack(
+                [(emissions[used], lengths[used])], columns=blocks.order, dtype=torch.float64
+            )
+            start = (self.start + self.start_penalty).double()
+            end = self.end_penalty if self.end is None else self.end + self.end_penalty
+            packed.data[packed.step(0)] += blocks.reorder(start)
+            if self.end is not None or self.has_constraints:
+                packed.data[packed.last_positions()] += blocks.reorder(end.double())
+            alpha, beta, log_scale, em_max = scaled_forward_backward(packed, blocks, transitions)
             if not bool(torch.isfinite(log_scale).all()):
+                folded, _ = self._folded(emissions[used].double(), lengths[used], True)
                 return self._clamped_span_log_probs(
-                    folded, transitions, lengths, rows, starts, ends, first, inside, last
+                    folded, transitions, lengths[used], local, starts, ends, first, inside, last
                 )
-            tr = transitions - transitions.max()
+            # a span's row k (sorted) at position t lies at offsets[t] + k, in block order
+            rank = torch.empty_like(packed.order)
+            rank[packed.order] = torch.arange(len(rank), device=rank.device)
+            offsets = torch.tensor(packed.offsets, dtype=torch.long, device=rank.device)
+            k = rank[local]
+
+            def at(positions: Tensor) -> Tensor:
+                return offsets[positions.clamp_min(0)] + k
+
+            first_b, inside_b, last_b = (blocks.inverse[tags] for tags in (first, inside, last))
             # h[i, c]: the terms of tag c fixed at a position i > start; only the first and
             # last positions can be -inf (start/end constraints), and the inside positions
-            # of a span are neither, so their cumulative sum skips infinities
-            # h, then its cumulative sum g, in place of `folded` (no longer needed)
-            h = folded.sub_(em_max[:, :, None]).sub_(log_scale[:, :, None])
-            h_last = h[rows, ends - 1, last]
-            g = h.masked_fill_(torch.isinf(h), 0.0).cumsum_(dim=1)
+            # of a span are neither, so their running sum along the row skips infinities
+            h = packed.data.sub_(em_max[:, None]).sub_(log_scale[:, None])
+            h_last = h[at(ends - 1), last_b]
+            g = h.masked_fill_(torch.isinf(h), 0.0)
+            for t in range(1, len(packed.batch_sizes)):
+                g[packed.step(t)] += g[packed.step(t - 1, packed.batch_sizes[t])]
+            tr = transitions - transitions.max()
             length = ends - starts
             single = length == 1
-            last_tag = torch.where(single, first, last)
+            last_tag = torch.where(single, first_b, last_b)
             inner_sum = torch.where(
-                length > 2, g[rows, ends - 2, inside] - g[rows, starts, inside], 0.0
+                length > 2, g[at(ends - 2), inside_b] - g[at(starts), inside_b], 0.0
             )
             emission_sum = torch.where(single, 0.0, inner_sum + h_last)
             n_inside = (length - 3).clamp_min(0).double()
@@ -275,10 +269,10 @@ class CRF(nn.Module):
             )
             transition_sum = torch.where(single, 0.0, transition_sum)
             return (
-                torch.log(alpha[rows, starts, first])
+                torch.log(alpha[at(starts), first_b])
                 + emission_sum
                 + transition_sum
-                + torch.log(beta[rows, ends - 1, last_tag])
+                + torch.log(beta[at(ends - 1), last_tag])
             )
 
     def _clamped_span_log_probs(
@@ -301,8 +295,37 @@ class CRF(nn.Module):
 
     def decode(self, emissions: Tensor, lengths: Tensor, *, constrained: bool = True) -> Tensor:
         """(B, T) best tag sequence by Viterbi; -1 on padding."""
-        paths, _ = self.kbest(emissions, lengths, 1, constrained=constrained)
-        return paths[:, 0]
+        return self.decode_chunks([(emissions, lengths)], constrained=constrained)[0]
+
+    def decode_chunks(
+        self, chunks: Sequence[Tuple[Tensor, Tensor]], *, constrained: bool = True
+    ) -> List[Tensor]:
+        """The best paths of several (emissions (B, T, C), lengths (B,)) pairs (e.g. the
+        model calls of one batch of docs) in one Viterbi pass over their packed rows:
+        per pair, its (B, T) paths, -1 on padding."""
+        checked = [(em, self._check(em, n)) for em, n in chunks]
+        with torch.no_grad():
+            start = self.start + self.start_penalty if constrained else self.start
+            end = self.end
+            if constrained and self.has_constraints:
+                end = self.end_penalty if end is None else end + self.end_penalty
+            transitions = self.transitions + self.trans_penalty if constrained else self.transitions
+            blocks = TransitionBlocks(transitions, torch.isfinite(transitions))
+            packed = PackedChains.pack(checked, columns=blocks.order)
+            if packed.batch_sizes:
+                packed.data[packed.step(0)] += blocks.reorder(start)
+            if end is not None:
+                packed.data[packed.last_positions()] += blocks.reorder(end)
+            paths, _ = viterbi(packed, blocks, transitions)
+        out, first = [], 0
+        for emissions, lengths in checked:
+            B, T = emissions.shape[:2]
+            chunk = paths.new_full((B, T), -1)
+            width = min(T, paths.shape[1])
+            chunk[:, :width] = paths[first : first + B, :width]
+            out.append(chunk)
+            first += B
+        return out
 
     def kbest(
         self, emissions: Tensor, lengths: Tensor, k: int, *, constrained: bool = True
@@ -318,21 +341,9 @@ class CRF(nn.Module):
         with torch.no_grad():
             folded, transitions = self._folded(emissions, lengths, constrained)
             if k == 1:
-                return viterbi(folded, transitions, lengths)
+                blocks = TransitionBlocks(transitions, torch.isfinite(transitions))
+                packed = PackedChains.pack([(folded, lengths)], columns=blocks.order)
+                paths, scores = viterbi(packed, blocks, transitions)
+                return paths[:, None], scores[:, None]
             return kbest_viterbi(folded, transitions, lengths, k)
 
-
-def length_groups(lengths: Tensor, ratio: float = 2.0, floor: int = 8) -> List[Tensor]:
-    """Indices of `lengths` in groups of similar length, shortest first: a group's longest
-    row is at most `ratio` times its shortest (or `floor` tokens), so padding each group
-    to its longest row wastes at most about half of it."""
-    order = torch.argsort(lengths, stable=True)
-    sorted_lengths = lengths[order].tolist()
-    groups, start = [], 0
-    for i in range(1, len(sorted_lengths) + 1):
-        if i == len(sorted_lengths) or sorted_lengths[i] > max(
-            floor, ratio * sorted_lengths[start]
-        ):
-            groups.append(order[start:i])
-            start = i
-    return groups

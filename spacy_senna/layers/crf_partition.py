@@ -11,6 +11,9 @@ from typing import Tuple
 import torch
 from torch import Tensor
 
+from .packed_chains import PackedChains
+from .transition_blocks import TransitionBlocks
+
 NEG_INF = float("-inf")
 
 
@@ -103,46 +106,37 @@ def log_partition(emissions: Tensor, transitions: Tensor, lengths: Tensor) -> Te
 
 
 def scaled_forward_backward(
-    folded: Tensor, transitions: Tensor, lengths: Tensor
+    packed: PackedChains, blocks: TransitionBlocks, transitions: Tensor
 ) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-    """Scaled forward-backward of a folded chain, without gradients.
+    """Scaled forward-backward of packed rows of folded scores (in `blocks` order, start
+    and end included), without gradients, at the cost of the allowed transitions only.
 
-    Returns a (B, T, C), b (B, T, C), the per-position log scale (B, T) and the
-    per-position emission max (B, T), such that with a tag sequence fixed on [s, e):
+    Returns a (N, C), b (N, C), the per-position log scale (N,) and emission max (N,),
+    packed as the rows are, such that with a tag sequence fixed on [s, e) of a row:
     log P = log a[s, y_s] + sum_{s<i<e} (trans[y_{i-1}, y_i] - max trans + folded[i, y_i]
-    - max[i] - log scale[i]) + log b[e - 1, y_{e-1}] (see `CRF.span_log_probs`).
-    Rows run longest first and each step touches only the rows still running (a packed
-    sequence), so the work is proportional to the real tokens; a and b are 1 and the
-    scale 1 past a row's end.
+    - max[i] - log scale[i]) + log b[e - 1, y_{e-1}] (see `CRF.span_log_probs`). Each
+    step touches only the rows still running; b is 1 at a row's last position.
     """
-    B, T, C = folded.shape
-    order = torch.argsort(lengths, descending=True)
-    running = (lengths[order][None, :] > torch.arange(T, device=lengths.device)[:, None]).sum(1)
-    running = running.tolist()  # running[t]: rows with a token at position t
-    em_max = folded.amax(dim=2, keepdim=True).clamp_min(torch.finfo(folded.dtype).min)
-    ex = torch.exp(folded[order] - em_max[order])
-    ex_tr = torch.exp(transitions - transitions.max().clamp_min(torch.finfo(folded.dtype).min))
-    alpha = torch.ones_like(ex)
+    data = packed.data
+    shift = transitions.max().clamp_min(torch.finfo(data.dtype).min)
+    exp_block, exp_narrow = blocks.exponentiated(shift, data.dtype)
+    em_max = data.amax(dim=1).clamp_min(torch.finfo(data.dtype).min)
+    ex = torch.exp(data - em_max[:, None])
+    alpha = torch.empty_like(ex)
     beta = torch.ones_like(ex)
-    scale = torch.ones(B, T, dtype=ex.dtype, device=ex.device)
-    n = running[0] if T else 0
-    a = ex[:n, 0]
-    s = a.sum(1, keepdim=True)
-    alpha[:n, 0] = a = a / s
-    scale[:n, 0] = s.squeeze(1)
-    for t in range(1, T):
-        n = running[t]
-        if n == 0:
-            break
-        q = (a[:n] @ ex_tr) * ex[:n, t]
-        s = q.sum(1, keepdim=True)
-        alpha[:n, t] = a = q / s
-        scale[:n, t] = s.squeeze(1)
-    for t in range(T - 2, -1, -1):
-        n = running[t + 1]  # rows that go on past t
-        if n:
-            v = ex[:n, t + 1] * beta[:n, t + 1] / scale[:n, t + 1 : t + 2]
-            beta[:n, t] = v @ ex_tr.T
-    unsorted = torch.empty_like(order)
-    unsorted[order] = torch.arange(B, device=order.device)
-    return alpha[unsorted], beta[unsorted], torch.log(scale[unsorted]), em_max.squeeze(2)
+    scale = torch.ones_like(em_max)
+    sizes = packed.batch_sizes
+    for t in range(len(sizes)):
+        here = packed.step(t)
+        q = ex[here]
+        if t:
+            q = blocks.sum_product(alpha[packed.step(t - 1, sizes[t])], exp_block, exp_narrow) * q
+        s = q.sum(1)
+        alpha[here] = q / s[:, None]
+        scale[here] = s
+    for t in range(len(sizes) - 2, -1, -1):
+        n = sizes[t + 1]  # rows that go on past t
+        after = packed.step(t + 1)
+        v = ex[after] * beta[after] / scale[after, None]
+        beta[packed.step(t, n)] = blocks.sum_product_back(v, exp_block, exp_narrow)
+    return alpha, beta, torch.log(scale), em_max

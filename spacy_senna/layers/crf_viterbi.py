@@ -1,4 +1,5 @@
-"""Decoding a CRF: the best path (Viterbi) and the k best paths of each sequence."""
+"""Decoding a CRF: the best path (Viterbi, over packed rows) and the k best paths of each
+sequence."""
 
 from typing import Tuple
 
@@ -6,55 +7,41 @@ import torch
 from torch import Tensor
 
 from .crf_partition import NEG_INF, lengths_mask
-from .sparse_transitions import SparseTransitions
+from .packed_chains import PackedChains
+from .transition_blocks import TransitionBlocks
 
 
-def viterbi(emissions: Tensor, transitions: Tensor, lengths: Tensor) -> Tuple[Tensor, Tensor]:
-    """1-best Viterbi with a vectorized backtrace (loop over time only).
+def viterbi(
+    packed: PackedChains, blocks: TransitionBlocks, transitions: Tensor
+) -> Tuple[Tensor, Tensor]:
+    """1-best Viterbi over packed rows: the best paths (B, T) in the rows' given order,
+    -1 past each row's end, and their scores (B,).
 
-    Sequences are sorted longest first, so step t only touches the prefix of the batch
-    still running (a packed sequence): work is proportional to the real tokens, not
-    batch x longest. The forward pass keeps only max values (a max-with-indices over
-    (B, C, C) is several times slower); the backtrace recovers each argmax from the
-    stored (B, C) deltas.
+    `packed.data` holds the folded scores (start and end included) in `blocks` order and
+    is overwritten with the running maxima. The forward pass keeps only max values (a
+    max-with-indices is several times slower) with `blocks`' pruned max-plus steps; the
+    backtrace recovers each argmax from the stored maxima in the original tag order, with
+    `transitions` (C, C) as `blocks` holds them, so ties break as a dense decoder's do.
     """
-    B, T, C = emissions.shape
-    paths = torch.full((B, 1, T), -1, dtype=torch.long, device=emissions.device)
-    if T == 0:
-        return paths, emissions.new_zeros(B, 1)
-    order = torch.argsort(lengths, descending=True)
-    sorted_lengths = lengths[order]
-    active = (sorted_lengths[None, :] > torch.arange(T, device=lengths.device)[:, None]).sum(1)
-    active = active.tolist()  # active[t]: sequences with a token at position t
-    deltas = emissions[order]
-    # (B, next, prev) layout: the max runs over the contiguous last dimension
-    trans_t = transitions.T.contiguous()
-    plan = SparseTransitions.plan(transitions, torch.isfinite(transitions))
+    deltas = packed.data
+    sizes = packed.batch_sizes
+    T = len(sizes)
     for t in range(1, T):
-        n = active[t]
-        if n == 0:
-            break
-        if plan is not None:
-            deltas[:n, t] += plan.max_plus(deltas[:n, t - 1])
-        else:
-            deltas[:n, t] += (deltas[:n, t - 1, None, :] + trans_t).amax(dim=2)
-    last = (sorted_lengths - 1).clamp_min(0)
-    score, best_last = deltas[torch.arange(B, device=deltas.device), last].max(dim=1)
-    tags = torch.empty(B, T, dtype=torch.long, device=emissions.device)
-    tag = best_last.clone()
-    tags[:, T - 1] = tag
-    for t in range(T - 2, -1, -1):
-        n = active[t + 1]  # sequences that continue past t: follow their backpointer
+        n = sizes[t]
+        deltas[packed.step(t)] += blocks.max_plus(deltas[packed.step(t - 1, n)])
+    deltas = blocks.restore(deltas)
+    last = packed.last_positions()
+    score, tag = deltas[last].max(dim=1) if len(last) else (deltas.new_zeros(0), last)
+    tags = torch.empty(len(last), T, dtype=torch.long, device=deltas.device)
+    trans_t = transitions.T.contiguous()
+    for t in range(T - 1, -1, -1):
+        n = sizes[t + 1] if t + 1 < T else 0  # rows that go on past t: follow their pointer
         if n:
-            tag[:n] = (deltas[:n, t] + trans_t[tag[:n]]).argmax(dim=1)
+            tag[:n] = (deltas[packed.step(t, n)] + trans_t[tag[:n]]).argmax(dim=1)
         tags[:, t] = tag
-    unsorted = torch.empty_like(tags)
-    unsorted[order] = tags
-    paths[:, 0] = unsorted.masked_fill(~lengths_mask(lengths, T), -1)
-    out_score = torch.empty_like(score)
-    out_score[order] = score
-    out_score = torch.where(lengths == 0, torch.zeros_like(out_score), out_score)
-    return paths, out_score[:, None]
+    scores = deltas.new_zeros(packed.n_rows)
+    scores[packed.order[: len(last)]] = score
+    return packed.unpack(tags), scores
 
 
 def kbest_viterbi(

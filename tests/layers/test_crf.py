@@ -7,7 +7,7 @@ import numpy
 import pytest
 import torch
 
-from spacy_senna.layers.crf import CRF, length_groups
+from spacy_senna.layers.crf import CRF
 from spacy_senna.tags import allowed_transitions, biluo_labels
 
 
@@ -364,15 +364,6 @@ def test_span_log_probs_of_rows_of_very_different_lengths():
     with torch.no_grad():
         expected = clamped_reference(crf, emissions, lengths, spans)
     numpy.testing.assert_allclose(got.numpy(), expected, atol=1e-9)
-
-
-def test_length_groups_bound_the_padding_of_each_group():
-    lengths = torch.tensor([40, 1, 9, 8, 3, 17, 16, 33, 0, 2, 64])
-    groups = length_groups(lengths)
-    assert sorted(torch.cat(groups).tolist()) == list(range(len(lengths)))
-    for group in groups:
-        members = lengths[group]
-        assert int(members.max()) <= max(8, 2 * int(members.min()))
 
 
 def test_no_spans_gives_an_empty_result():
