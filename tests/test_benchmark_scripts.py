@@ -143,15 +143,16 @@ def test_time_split_finds_each_part_and_leaves_the_functions_as_they_were(tmp_pa
     output = tmp_path / "split.json"
     script = load_script(BENCHMARKS / "time_split.py")
     argv = ["time_split.py", str(bundled_path()), str(data), "--rounds", "1", "--json", str(output)]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sys, "argv", argv)
-        script.main()
-    assert Model.__dict__["predict"] is predict
-    split = json.loads(output.read_text())
-    assert split["words"] == 13
-    parts = split["components"]
-    for name in ("senna_tagger", "senna_chunker", "senna_ner", "senna_srl"):
-        assert parts[name]["featurize"] > 0 and parts[name]["network"] > 0, name
-        assert parts[name]["decode"] > 0, name
-    assert parts["senna_tagger"]["span probabilities"] == 0
-    assert parts["senna_ner"]["span probabilities"] > 0
+    for read in (False, True):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(sys, "argv", argv + ["--read-scores"] * read)
+            script.main()
+        assert Model.__dict__["predict"] is predict
+        split = json.loads(output.read_text())
+        assert split["words"] == 13
+        parts = split["components"]
+        for name in ("senna_tagger", "senna_chunker", "senna_ner", "senna_srl"):
+            assert parts[name]["featurize"] > 0 and parts[name]["network"] > 0, name
+            assert parts[name]["decode"] > 0, name
+            # computed when read: nothing unless read
+            assert (parts[name]["span probabilities"] > 0) == (read and name != "senna_tagger")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import traceback
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Union
 
 from spacy.language import Language
 
@@ -94,7 +94,8 @@ def _os_error(err: OSError) -> str:
 
 def load_for_annotation(pipeline: str, settings: AnnotateSettings, gpu_id: int) -> Language:
     """`load_pipeline` with the annotate run's sentence, token and length settings; span
-    labelers skip their span probabilities where the output format holds none."""
+    labelers skip their span probabilities where the output format holds none, and
+    compute them with the spans where it holds every one."""
     nlp = load_pipeline(
         pipeline,
         gpu_id=gpu_id,
@@ -102,14 +103,14 @@ def load_for_annotation(pipeline: str, settings: AnnotateSettings, gpu_id: int) 
         pretokenized=settings.pretokenized,
         max_doc_chars=settings.max_doc_chars,
     )
-    if not get_format(settings.format).writes_scores:
-        skip_span_scores(nlp)
+    set_span_scores(nlp, "eager" if get_format(settings.format).writes_scores else False)
     return nlp
 
 
-def skip_span_scores(nlp: Language) -> None:
-    """Switch off the span probabilities of every component that computes them (the
-    senna span labelers' `span_scores`): the same spans, sooner."""
+def set_span_scores(nlp: Language, setting: Union[bool, str]) -> None:
+    """Set `span_scores` of every component that computes span probabilities when read
+    (the senna span labelers' default): false skips them (the same spans, sooner),
+    "eager" computes them with the spans (they are all written: no second pass)."""
     for _, component in nlp.pipeline:
         if getattr(component, "span_scores", False) is True:
-            component.span_scores = False
+            component.span_scores = setting

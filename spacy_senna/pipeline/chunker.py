@@ -4,11 +4,10 @@ With `spans_key = "pt0"` the same component is the PT0 (parse tree level 0) segm
 whose spans SRL reads. Each span carries the CRF probability of exactly that span.
 """
 
-from typing import Callable, Iterable, List, Optional
+from typing import Callable, Iterable, List, Optional, Union
 
-import numpy
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, SpanGroup
 from spacy.training import Example
 from spacy.vocab import Vocab
 from thinc.api import Model
@@ -46,7 +45,7 @@ def make_senna_chunker(
     spans_key: str,
     kbest: int,
     scorer: Optional[Callable],
-    span_scores: bool = True,
+    span_scores: Union[bool, str] = True,
 ) -> "SennaChunker":
     """SENNA chunker (paper Table 14: word, caps, POS) writing `doc.spans[spans_key]`.
 
@@ -54,8 +53,9 @@ def make_senna_chunker(
         training data, or a preceding senna_tagger at run time).
     spans_key (str): the span group to learn from and write to ("chunks"; "pt0" for PT0).
     kbest (int): also keep the next k-1 analyses as `doc.spans[f"{spans_key}_{rank}"]`.
-    span_scores (bool): give each span its CRF probability (`attrs["scores"]` of the span
-        group); false skips the forward-backward pass behind them (a faster component).
+    span_scores (Union[bool, str]): give each span its CRF probability in `attrs["scores"]`
+        of the span group: true computes them when first read (for the whole batch at
+        once), "eager" with the spans (when every one will be read), false never.
     scorer (Optional[Callable]): span P/R/F with conlleval semantics (`spans_<key>_f`).
     """
     return SennaChunker(
@@ -80,7 +80,7 @@ class SennaChunker(DocSpanLabeler):
         *,
         spans_key: str = "chunks",
         kbest: int = 1,
-        span_scores: bool = True,
+        span_scores: Union[bool, str] = True,
         scorer: Optional[Callable] = None,
     ) -> None:
         super().__init__(
@@ -127,6 +127,6 @@ class SennaChunker(DocSpanLabeler):
             return [None] * len(example.predicted)
         return chunks_to_biluo(chunks, len(example.predicted))
 
-    def write_spans(self, doc: Doc, chunks: List[Chunk], probs: numpy.ndarray) -> None:
+    def write_spans(self, doc: Doc, group: SpanGroup) -> None:
         """Replace `doc.spans[spans_key]` with the predicted spans."""
-        doc.spans[self.cfg["spans_key"]] = self.span_group(doc, chunks, probs)
+        doc.spans[self.cfg["spans_key"]] = group

@@ -1,16 +1,15 @@
 """`senna_ner`: SENNA's named-entity recogniser (word, caps (+ gazetteer) window network +
 CRF) -> doc.ents, with each entity's CRF probability in `doc.spans[scores_key]`."""
 
-from typing import Callable, Iterable, List, Optional
+from typing import Callable, Iterable, List, Optional, Union
 
 import numpy
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, SpanGroup
 from spacy.training import Example
 from spacy.vocab import Vocab
 from thinc.api import Model
 
-from ..tags import Chunk
 from .defaults import default_model_config
 from .spans import DocSpanLabeler
 
@@ -38,7 +37,7 @@ def make_senna_ner(
     scores_key: str,
     kbest: int,
     scorer: Optional[Callable],
-    span_scores: bool = True,
+    span_scores: Union[bool, str] = True,
 ) -> "SennaNER":
     """SENNA named-entity recogniser (paper Table 14: word, caps, gazetteer) -> doc.ents.
 
@@ -48,8 +47,9 @@ def make_senna_ner(
     scores_key (str): span group holding the predicted entities with their CRF
         probabilities in `attrs["scores"]` (doc.ents cannot carry scores).
     kbest (int): also keep the next k-1 analyses as `doc.spans[f"{scores_key}_{rank}"]`.
-    span_scores (bool): give each span its CRF probability (`attrs["scores"]` of the span
-        group); false skips the forward-backward pass behind them (a faster component).
+    span_scores (Union[bool, str]): give each span its CRF probability in `attrs["scores"]`
+        of the span group: true computes them when first read (for the whole batch at
+        once), "eager" with the spans (when every one will be read), false never.
     scorer (Optional[Callable]): entity P/R/F (`ents_f`, `ents_per_type`).
     """
     return SennaNER(
@@ -76,7 +76,7 @@ class SennaNER(DocSpanLabeler):
         overwrite: bool = False,
         scores_key: str = "senna_ents",
         kbest: int = 1,
-        span_scores: bool = True,
+        span_scores: Union[bool, str] = True,
         scorer: Optional[Callable] = None,
     ) -> None:
         super().__init__(
@@ -105,9 +105,8 @@ class SennaNER(DocSpanLabeler):
             return [None] * len(example.predicted)
         return [None if tag in (None, "-", "") else tag for tag in example.get_aligned_ner()]
 
-    def write_spans(self, doc: Doc, chunks: List[Chunk], probs: numpy.ndarray) -> None:
+    def write_spans(self, doc: Doc, group: SpanGroup) -> None:
         """Entities into doc.ents (keeping existing ones unless overwrite) and the scores group."""
-        group = self.span_group(doc, chunks, probs)
         doc.spans[self.cfg["scores_key"]] = group
         if self.cfg["overwrite"] or not doc.ents:
             doc.set_ents(list(group), default="outside")

@@ -33,12 +33,12 @@ from ..annotations import TOKEN_ANNOTATIONS
 from ..models import get_net
 from ..sequences import Sequences, sequence_bounds, sequence_bounds_of
 from ..threads import torch_threads
+from .batching import bounded_batches, decode_calls, decode_groups, row_cost
 from .defaults import WORD_CAPS_FEATURES, default_model_config
 from .rows import Row, initialize_examples, rows_per_doc, same_tokens
 from .whitespace import example_words_only, words_only
 
 __all__ = [
-    "MAX_PREDICT_FLOATS",
     "WORD_CAPS_FEATURES",
     "Row",
     "SennaWarning",
@@ -47,11 +47,6 @@ __all__ = [
     "rows_per_doc",
     "same_tokens",
 ]
-
-#: working floats one model call may hold while predicting, about rows x (longest row x
-#: per-token width + tags^2); a batch of docs is cut into model calls below it, so a long
-#: document or a doc with many predicates cannot exhaust memory
-MAX_PREDICT_FLOATS = 1 << 25
 
 
 class SennaWarning(UserWarning):
@@ -216,7 +211,8 @@ class SequenceLabeler(TrainablePipe):
     def predict(self, docs: Iterable[Doc]) -> List[Any]:
         """One prediction per doc (`doc_prediction`), from the decoded rows of the batch.
 
-        The batch goes through the model in calls of bounded size (`input_batches`).
+        The batch goes through the model in calls of bounded size (`input_batches`), and
+        the rows of consecutive calls are decoded together (see batching.py).
         Docs with whitespace tokens are labelled without them (see whitespace.py).
         """
         originals = list(docs)
@@ -225,19 +221,23 @@ class SequenceLabeler(TrainablePipe):
         self._check_inputs(docs)
         rows_of: List[List[Row]] = [[] for _ in docs]
         results_of: List[List[Any]] = [[] for _ in docs]
-        for batch in self.input_batches(docs):
-            scores = self.model.predict([item for _, item in batch])
-            results = self.row_results(scores) if len(scores.lengths) else []
-            i = 0
-            for (d, _), rows in zip(batch, rows_per_doc(scores)):
-                rows_of[d].extend(rows)
-                results_of[d].extend(results[i : i + len(rows)])
-                i += len(rows)
+        for calls in decode_groups(self.model_calls(docs)):
+            results = iter(self.row_results([scores for _, scores in calls]))
+            for batch, scores in calls:
+                for (d, _), rows in zip(batch, rows_per_doc(scores)):
+                    rows_of[d].extend(rows)
+                    results_of[d].extend(next(results) for _ in rows)
         predictions = [self.doc_prediction(*args) for args in zip(docs, rows_of, results_of)]
         return [
             prediction if kept is None else self.prediction_on_doc(prediction, kept, len(doc))
             for prediction, doc, (_, kept) in zip(predictions, originals, copies)
         ]
+
+    def model_calls(self, docs: List[Doc]) -> Iterator[Tuple[List[Tuple[int, Any]], Sequences]]:
+        """The network's scores of `docs`, call by call: each input batch (doc index,
+        item) with its Sequences."""
+        for batch in self.input_batches(docs):
+            yield batch, self.model.predict([item for _, item in batch])
 
     def input_items(self, doc: Doc) -> List[Any]:
         """The model inputs of one doc at prediction time (SRL: predicates in chunks)."""
@@ -252,42 +252,23 @@ class SequenceLabeler(TrainablePipe):
 
     def row_cost(self, length: int) -> int:
         """Working floats of one row of `length` tokens while predicting (an estimate)."""
-        attrs = self.model.attrs
-        n_tags = len(self.tag_index)
-        # the sentence network's max holds about eighteen float32 (rows, length,
-        # conv_width) tensors' worth (running maxima with their int64 positions, shifted
-        # copies: measured on WSJ 24), the span probabilities about ten float64
-        # (rows, length, tags) ones; a predicate BiLSTM layer about ten (rows, length,
-        # lstm_width) ones (both directions' states and gates)
-        width = (
-            attrs["hidden_width"]
-            + 18 * attrs.get("conv_width", 0)
-            + 10 * attrs.get("lstm_depth", 0) * attrs.get("lstm_width", 0)
-            + 20 * n_tags
-        )
-        return length * width + n_tags**2
+        return row_cost(self.model.attrs, len(self.tag_index), length)
 
     def input_batches(self, docs: List[Doc]) -> Iterator[List[Tuple[int, Any]]]:
         """(doc index, item) groups in doc order, each within MAX_PREDICT_FLOATS (a group
         holds at least one item)."""
         items = [(d, item) for d, doc in enumerate(docs) for item in self.input_items(doc)]
         shapes = self.item_shapes([item for _, item in items])
-        batch: List[Tuple[int, Any]] = []
-        n_rows = longest = 0
-        for (d, item), (rows, length) in zip(items, shapes):
-            grown_rows, grown_longest = n_rows + rows, max(longest, length)
-            if batch and grown_rows * self.row_cost(grown_longest) > MAX_PREDICT_FLOATS:
-                yield batch
-                batch, grown_rows, grown_longest = [], rows, length
-            batch.append((d, item))
-            n_rows, longest = grown_rows, grown_longest
-        if batch:
-            yield batch
+        return bounded_batches(items, shapes, self.row_cost)
 
-    def row_results(self, scores: Sequences) -> List[Any]:
-        """One result per row: its best tag ids (Viterbi), as an int64 array."""
-        paths = get_net(self.model).criterion.decode(scores.emissions, scores.lengths).cpu().numpy()
-        return [paths[i, :n] for i, n in enumerate(scores.lengths.tolist())]
+    def row_results(self, calls: List[Sequences]) -> List[Any]:
+        """One result per row of the calls, in order: its best tag ids (Viterbi), as an
+        int64 array."""
+        return [
+            path[:n]
+            for scores, paths in zip(calls, decode_calls(self.model, calls))
+            for path, n in zip(paths, scores.lengths.tolist())
+        ]
 
     @abstractmethod
     def doc_prediction(self, doc: Doc, rows: List[Row], results: List[Any]) -> Any:

@@ -11,7 +11,7 @@ forward-backward pass behind them is a fifth of a chunker's or ner's time); with
 import warnings
 from abc import abstractmethod
 from functools import partial
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy
 import torch
@@ -25,12 +25,16 @@ from ..layers.crf import CRF
 from ..models import get_net
 from ..sequences import Sequences
 from ..tags import Chunk, allowed_transitions, biluo_labels, biluo_paths_to_chunks
-from .rows import Row
+from ..threads import torch_threads
+from .batching import decode_calls
+from .rows import Row, rows_per_doc
 from .sequence_labeler import SennaWarning, SequenceLabeler
-from .whitespace import to_doc_chunks
+from .span_scores import PendingScores, RowChunks, ScoredSpanGroup, scores_mode
+from .whitespace import to_doc_chunks, words_only
 
-#: the analyses of one row, best first: (chunks relative to the row, their probabilities)
-Ranked = List[Tuple[List[Chunk], numpy.ndarray]]
+#: the analyses of one row, best first: (chunks relative to the row, their probabilities,
+#: None until they are read)
+Ranked = List[Tuple[List[Chunk], Optional[numpy.ndarray]]]
 EMPTY = numpy.zeros(0, dtype="float32")
 
 
@@ -45,14 +49,22 @@ class SpanLabeler(SequenceLabeler):
         *,
         scorer: Optional[Callable] = None,
         kbest: int = 1,
-        span_scores: bool = True,
+        span_scores: Union[bool, str] = True,
         **cfg,
     ) -> None:
         if kbest < 1:
             raise ValueError(f"[{name}] kbest must be >= 1, got {kbest}")
+        scores_mode(span_scores, name)
         super().__init__(vocab, model, name, scorer=scorer, kbest=kbest, **cfg)
         # a run-time switch from the config, not saved in cfg (from_disk would restore it)
         self.span_scores = span_scores
+
+    @property
+    def scores_mode(self) -> str:
+        """When span probabilities are computed: "lazy" (first read), "eager" or "off"."""
+        mode = scores_mode(self.span_scores, self.name)
+        # the next-best analyses of kbest > 1 are rare: their probabilities come at once
+        return "eager" if mode == "lazy" and self.cfg["kbest"] > 1 else mode
 
     @property
     def tag_names(self) -> List[str]:
@@ -63,36 +75,107 @@ class SpanLabeler(SequenceLabeler):
         """BILUO's allowed transitions, starts and ends."""
         return allowed_transitions(self.tag_names, "BILUO")
 
-    def row_results(self, scores: Sequences) -> List[Ranked]:
-        """Per row, its k best analyses: chunks (row offsets) and span probabilities."""
+    def row_results(self, calls: List[Sequences]) -> List[Ranked]:
+        """Per row of the calls, its k best analyses: chunks (row offsets) and span
+        probabilities (None until read, with `span_scores` true)."""
         crf = get_net(self.model).criterion
-        lengths = scores.lengths
-        paths, _ = crf.kbest(scores.emissions, lengths, self.cfg["kbest"])
-        paths = paths.cpu().numpy()
-        per_rank = []
-        for rank in range(paths.shape[1]):
-            chunks = biluo_paths_to_chunks(paths[:, rank], lengths.tolist(), self.tag_names)
-            if self.span_scores:
-                probs = span_probabilities(crf, scores.emissions, lengths, chunks, self.tag_index)
-            else:
-                probs = [numpy.full(len(c), numpy.nan, dtype="float32") for c in chunks]
-            per_rank.append(list(zip(chunks, probs)))
-        return [list(analyses) for analyses in zip(*per_rank)]
+        k = self.cfg["kbest"]
+        eager = self.scores_mode == "eager"
+        paths_of = (
+            decode_calls(self.model, calls)
+            if k == 1
+            else [crf.kbest(s.emissions, s.lengths, k)[0].cpu().numpy() for s in calls]
+        )
+        out: List[Ranked] = []
+        for scores, paths in zip(calls, paths_of):
+            lengths = scores.lengths.tolist()
+            per_rank = []
+            for rank in range(k):
+                ranked = paths if k == 1 else paths[:, rank]
+                chunks = biluo_paths_to_chunks(ranked, lengths, self.tag_names)
+                if eager:
+                    probs = span_probabilities(
+                        crf, scores.emissions, scores.lengths, chunks, self.tag_index
+                    )
+                else:
+                    probs = [None] * len(chunks)
+                per_rank.append(list(zip(chunks, probs)))
+            out.extend(list(analyses) for analyses in zip(*per_rank))
+        return out
 
-    def span_group(self, doc: Doc, chunks: List[Chunk], probs: numpy.ndarray) -> SpanGroup:
-        """A span group of `chunks` with their probabilities in `attrs["scores"]` (none
-        with `span_scores` off)."""
+    def span_group(
+        self,
+        doc: Doc,
+        chunks: List[Chunk],
+        probs: Optional[numpy.ndarray],
+        pending: Optional[PendingScores] = None,
+        attrs: Optional[Dict] = None,
+    ) -> SpanGroup:
+        """A span group of `chunks` (with `attrs`): with their probabilities in
+        `attrs["scores"]`, or computed there when first read (`pending`), or none
+        (`span_scores` off)."""
         spans = [Span(doc, start, end, label=label) for label, start, end in chunks]
-        group = SpanGroup(doc, spans=spans)
-        if self.span_scores:
+        if pending is not None:
+            return ScoredSpanGroup(doc, spans=spans, pending=pending, attrs=attrs)
+        group = SpanGroup(doc, spans=spans, attrs=attrs or {})
+        if probs is not None and self.scores_mode != "off":
             group.attrs["scores"] = numpy.asarray(probs, dtype="float32")
         return group
+
+    def pending_scores(self) -> Optional[PendingScores]:
+        """A batch's pending probabilities (with `span_scores` true), else None."""
+        return PendingScores(self) if self.scores_mode == "lazy" else None
+
+    def row_probabilities(
+        self, docs: List[Doc], rows_of: List[List[RowChunks]]
+    ) -> List[List[numpy.ndarray]]:
+        """The probabilities of the decoded chunks of each doc's rows, row by row: the
+        network scores the docs again, then one forward-backward pass per model call."""
+        crf = get_net(self.model).criterion
+        words = [words_only(doc, self.input_attrs)[0] for doc in docs]
+        out: List[List[numpy.ndarray]] = [[] for _ in docs]
+        with torch_threads():
+            for batch, scores in self.model_calls(words):
+                owners = [d for (d, _), rows in zip(batch, rows_per_doc(scores)) for _ in rows]
+                known, taken = [], {}
+                for d in owners:
+                    index = len(out[d]) + taken.get(d, 0)
+                    taken[d] = taken.get(d, 0) + 1
+                    known.append((d, rows_of[d][index] if index < len(rows_of[d]) else None))
+                lengths = scores.lengths.tolist()
+                if any(row is None or row.length != n for (_, row), n in zip(known, lengths)):
+                    raise ValueError(
+                        f"[{self.name}] cannot compute span probabilities: a doc's words, "
+                        "sentences or inputs changed after it was labelled. Read "
+                        "attrs['scores'] before changing the doc, or set span_scores = "
+                        '"eager" to compute them with the spans.'
+                    )
+                chunks = [row.chunks for _, row in known]
+                probs = span_probabilities(
+                    crf, scores.emissions, scores.lengths, chunks, self.tag_index
+                )
+                for d, row_probs in zip(owners, probs):
+                    out[d].append(row_probs)
+        if any(len(done) != len(rows) for done, rows in zip(out, rows_of)):
+            raise ValueError(
+                f"[{self.name}] cannot compute span probabilities: a doc's words, sentences "
+                "or inputs changed after it was labelled (it now has fewer rows)."
+            )
+        return out
+
+
+class DocSpans(NamedTuple):
+    """A doc's prediction: per rank, its spans (doc offsets) and their probabilities (None
+    until read), and the rows they were decoded from (for the probabilities)."""
+
+    ranked: Ranked
+    rows: List[RowChunks]
 
 
 class DocSpanLabeler(SpanLabeler):
     """A span labeler whose rows (sentences) together make one span group per doc."""
 
-    def doc_prediction(self, doc: Doc, rows: List[Row], results: List[Ranked]) -> Ranked:
+    def doc_prediction(self, doc: Doc, rows: List[Row], results: List[Ranked]) -> DocSpans:
         """Per rank, the spans of all the doc's rows (doc offsets) and their probabilities."""
         out = []
         for rank in range(self.cfg["kbest"]):
@@ -102,17 +185,29 @@ class DocSpanLabeler(SpanLabeler):
                 for label, s, e in ranked[rank][0]
             ]
             probs = [ranked[rank][1] for ranked in results]
-            out.append((chunks, numpy.concatenate(probs) if probs else EMPTY))
-        return out
+            if any(p is None for p in probs):
+                out.append((chunks, None))
+            else:
+                out.append((chunks, numpy.concatenate(probs) if probs else EMPTY))
+        decoded = [
+            RowChunks(ranked[0][0], row.end - row.start) for row, ranked in zip(rows, results)
+        ]
+        return DocSpans(out, decoded)
 
-    def prediction_on_doc(self, ranked: Ranked, kept: numpy.ndarray, n_tokens: int) -> Ranked:
+    def prediction_on_doc(self, spans: DocSpans, kept: numpy.ndarray, n_tokens: int) -> DocSpans:
         """Every analysis's spans in the doc's offsets (over any whitespace inside)."""
-        return [(to_doc_chunks(chunks, kept), probs) for chunks, probs in ranked]
+        ranked = [(to_doc_chunks(chunks, kept), probs) for chunks, probs in spans.ranked]
+        return DocSpans(ranked, spans.rows)
 
-    def set_annotations(self, docs: Sequence[Doc], predictions: List[Ranked]) -> None:
+    def set_annotations(self, docs: Sequence[Doc], predictions: List[DocSpans]) -> None:
         """Write the best analysis (`write_spans`) and keep the next ones as span groups."""
-        for doc, ranked in zip(docs, predictions):
-            self.write_spans(doc, *ranked[0])
+        pending = self.pending_scores()
+        for doc, prediction in zip(docs, predictions):
+            ranked = prediction.ranked
+            group = self.span_group(doc, *ranked[0], pending)
+            if pending is not None:
+                pending.add(doc, prediction.rows, [(group, slice(None))])
+            self.write_spans(doc, group)
             for rank in range(1, len(ranked)):
                 doc.spans[f"{self.kbest_prefix}_{rank + 1}"] = self.span_group(doc, *ranked[rank])
 
@@ -123,8 +218,8 @@ class DocSpanLabeler(SpanLabeler):
         raise NotImplementedError
 
     @abstractmethod
-    def write_spans(self, doc: Doc, chunks: List[Chunk], probs: numpy.ndarray) -> None:
-        """Write the best analysis of a doc."""
+    def write_spans(self, doc: Doc, group: SpanGroup) -> None:
+        """Write the best analysis of a doc (its spans as a group)."""
         raise NotImplementedError
 
 

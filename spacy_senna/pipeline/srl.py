@@ -10,7 +10,7 @@ predicates, as in CoNLL-2005), otherwise from tokens whose `tag_` starts with "V
 (SENNA's `-posvbs`; needs a tagger such as senna_tagger before this component).
 """
 
-from typing import Callable, Iterable, List, Optional, Tuple
+from typing import Callable, Iterable, List, NamedTuple, Optional, Tuple, Union
 
 import numpy
 from spacy.language import Language
@@ -22,9 +22,10 @@ from thinc.api import Config, Model
 from ..frames import frame_key, frame_keys
 from ..sequences import sequence_bounds
 from ..tags import Chunk, chunks_to_biluo
+from . import batching
 from .defaults import WORD_CAPS_FEATURES
 from .rows import Row, same_tokens
-from .sequence_labeler import MAX_PREDICT_FLOATS
+from .span_scores import RowChunks
 from .spans import Ranked, SpanLabeler, non_overlapping
 from .whitespace import to_doc_chunks, to_doc_index
 
@@ -43,7 +44,15 @@ constrain_training = false
 """
 )["model"]
 
-Frame = Tuple[int, List[Chunk], numpy.ndarray]  # predicate token, arguments, probabilities
+
+class Frame(NamedTuple):
+    """A predicate's decoded frame: its token, its arguments (doc offsets), their
+    probabilities (None until read) and the row they were decoded from."""
+
+    predicate: int
+    chunks: List[Chunk]
+    probs: Optional[numpy.ndarray]
+    row: RowChunks
 
 
 @Language.factory(
@@ -69,7 +78,7 @@ def make_senna_srl(
     predicate_tag_prefix: str,
     scorer: Optional[Callable],
     max_sentence_length: int = 500,
-    span_scores: bool = True,
+    span_scores: Union[bool, str] = True,
 ) -> "SennaSRL":
     """SENNA semantic role labeler (paper §3.3.2: sentence network, SLL per predicate).
 
@@ -82,9 +91,10 @@ def make_senna_srl(
     max_sentence_length (int): predicates in longer sentences get no frame, with a
         warning (a doc without sentence boundaries is one sentence; the work per sentence
         grows with its length squared); 0 = no limit.
-    span_scores (bool): give each argument its CRF probability (`attrs["scores"]` of the
-        frame's span group); false skips the forward-backward pass behind them (about a
-        quarter of the component's time).
+    span_scores (Union[bool, str]): give each argument its CRF probability in
+        `attrs["scores"]` of the frame's span group: true computes them when first read
+        (for the whole batch at once), "eager" with the spans (when every one will be
+        read), false never.
     scorer (Optional[Callable]): CoNLL-2005 style argument P/R/F (`srl_f`).
     """
     return SennaSRL(
@@ -113,7 +123,7 @@ class SennaSRL(SpanLabeler):
         predicates_key: str = "srl_predicates",
         predicate_tag_prefix: str = "V",
         max_sentence_length: int = 500,
-        span_scores: bool = True,
+        span_scores: Union[bool, str] = True,
         scorer: Optional[Callable] = None,
     ) -> None:
         if not predicate_tag_prefix:
@@ -176,7 +186,7 @@ class SennaSRL(SpanLabeler):
                 )
                 predicates = [p for p in predicates if lengths[p] <= limit]
         longest = int(max(lengths[p] for p in predicates)) if predicates else 0
-        size = max(1, MAX_PREDICT_FLOATS // self.row_cost(longest))
+        size = max(1, batching.MAX_PREDICT_FLOATS // self.row_cost(longest))
         return [(doc, predicates[i : i + size]) for i in range(0, len(predicates), size)] or [
             (doc, [])
         ]
@@ -230,12 +240,14 @@ class SennaSRL(SpanLabeler):
     # -- prediction -----------------------------------------------------------------------
 
     def doc_prediction(self, doc: Doc, rows: List[Row], results: List[Ranked]) -> List[Frame]:
-        """One (predicate, argument chunks with doc offsets, probabilities) per row."""
+        """One (predicate, argument chunks with doc offsets, probabilities, decoded row)
+        per row."""
         frames = []
         for row, ranked in zip(rows, results):
             chunks, probs = ranked[0]
             shifted = [(label, s + row.start, e + row.start) for label, s, e in chunks]
-            frames.append((row.predicate, shifted, probs))
+            decoded = RowChunks(chunks, row.end - row.start)
+            frames.append(Frame(row.predicate, shifted, probs, decoded))
         return frames
 
     def prediction_on_doc(
@@ -243,19 +255,27 @@ class SennaSRL(SpanLabeler):
     ) -> List[Frame]:
         """The frames' predicates and arguments in the doc's offsets."""
         return [
-            (to_doc_index(predicate, kept), to_doc_chunks(chunks, kept), probs)
-            for predicate, chunks, probs in frames
+            frame._replace(
+                predicate=to_doc_index(frame.predicate, kept),
+                chunks=to_doc_chunks(frame.chunks, kept),
+            )
+            for frame in frames
         ]
 
     def set_annotations(self, docs: Iterable[Doc], predictions: List[List[Frame]]) -> None:
         """Replace the docs' frames with the predicted ones."""
+        pending = self.pending_scores()
         for doc, frames in zip(docs, predictions):
             for _, key in frame_keys(doc, self.cfg["spans_key"]):
                 del doc.spans[key]
-            for predicate, chunks, probs in frames:
-                group = self.span_group(doc, chunks, probs)
-                group.attrs["predicate"] = predicate
-                doc.spans[frame_key(self.cfg["spans_key"], predicate)] = group
+            groups = []
+            for frame in frames:
+                attrs = {"predicate": frame.predicate}
+                group = self.span_group(doc, frame.chunks, frame.probs, pending, attrs)
+                doc.spans[frame_key(self.cfg["spans_key"], frame.predicate)] = group
+                groups.append((group, slice(len(groups), len(groups) + 1)))
+            if pending is not None and frames:
+                pending.add(doc, [frame.row for frame in frames], groups)
 
 
 def _sentence_lengths(doc: Doc) -> numpy.ndarray:

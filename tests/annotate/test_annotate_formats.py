@@ -160,10 +160,11 @@ def test_annotate_computes_span_probabilities_only_for_a_format_that_writes_them
     pipeline_dir, nlp, name
 ):
     """A column format holds no probabilities: annotate's pipeline skips them and writes
-    the same output; jsonl and spacy keep them."""
+    the same output; jsonl and spacy compute them with the spans (all are written)."""
     loaded = load_for_annotation(str(pipeline_dir), AnnotateSettings(format=name), gpu_id=-1)
     labelers = [c for _, c in loaded.pipeline if hasattr(c, "span_scores")]
     assert len(labelers) == 3  # chunker, ner, srl
-    assert all(c.span_scores is get_format(name).writes_scores for c in labelers)
+    expected = "eager" if get_format(name).writes_scores else "off"
+    assert all(c.scores_mode == expected for c in labelers)
     if name != "spacy":
         assert render(loaded, name, TEXT) == render(nlp, name, TEXT)

@@ -13,7 +13,7 @@ from spacy.training import Example
 import spacy_senna  # noqa: F401
 from spacy_senna import SennaWarning
 from spacy_senna.models import get_net
-from spacy_senna.pipeline import sequence_labeler
+from spacy_senna.pipeline import batching
 
 SENTENCES = [
     ("John Smith visited Paris today", "NNP NNP VBD NNP NN", [(0, 2, "PER"), (3, 4, "LOC")]),
@@ -91,7 +91,7 @@ def test_missing_input_warns_on_every_run_not_once_per_process(chunker_nlp):
 def test_bounded_model_calls_give_the_same_annotations(ner_nlp, monkeypatch):
     texts = [" ".join(long_words(n)) for n in (3, 40, 7, 120, 1)]
     whole = list(ner_nlp.pipe(texts, batch_size=10))
-    monkeypatch.setattr(sequence_labeler, "MAX_PREDICT_FLOATS", 2000)  # one doc per call
+    monkeypatch.setattr(batching, "MAX_PREDICT_FLOATS", 2000)  # one doc per call
     ner = ner_nlp.get_pipe("senna_ner")
     original = ner.input_batches
     calls = []
