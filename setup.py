@@ -18,6 +18,7 @@ setup(
             "spacy-senna.WindowTagger.v1 = spacy_senna.models:build_window_tagger",
             "spacy-senna.SentenceTagger.v1 = spacy_senna.models:build_sentence_tagger",
             "spacy-senna.PredicateBiLSTM.v1 = spacy_senna.models:build_predicate_bilstm",
+            "spacy-senna.PredicateHeads.v1 = spacy_senna.models:build_predicate_heads",
             "spacy-senna.WordTable.v1 = spacy_senna.word_table:build_word_table",
         ],
         "spacy_scorers": [

@@ -210,3 +210,22 @@ def test_srl_plus_builds_initializes_and_labels(vectors_dir, tmp_path, srl_refer
     assert losses["senna_srl"] > 0
     doc = nlp(example.predicted.copy())
     assert [frame.predicate.i for frame in doc._.srl_frames] == [1]
+
+
+@pytest.mark.parametrize("folder", ["plus", "open"])
+def test_srl_heads_is_srl_plus_with_each_sentence_encoded_once(folder):
+    """srl-heads.cfg: srl-plus.cfg (features, data, schedule) with the predicate heads
+    network, whose encoder has the BiLSTM's layers."""
+    heads = load_config(CONFIGS / folder / "srl-heads.cfg")
+    plus = load_config(CONFIGS / folder / "srl-plus.cfg")
+    model = heads["components"]["senna_srl"]["model"]
+    assert model.pop("@architectures") == "spacy-senna.PredicateHeads.v1"
+    assert plus["components"]["senna_srl"]["model"].pop("@architectures") == (
+        "spacy-senna.PredicateBiLSTM.v1"
+    )
+    assert [model.pop(key) for key in ("projection_width", "head_width", "head_depth")] == [
+        64,
+        100,
+        1,
+    ]
+    assert heads == plus

@@ -1,0 +1,148 @@
+"""SRL with the sentence encoded once (not in SENNA): a BiLSTM encoder per sentence, shared
+by all of its predicates, and a light BiLSTM head per (sentence, predicate) row.
+
+`PredicateLSTMNetwork` runs its whole BiLSTM stack once per predicate, so a sentence with
+five verbs is encoded five times. Here the stack reads each sentence once, without the
+predicate (as the encoders of Cai et al. 2018 and He et al. 2018 do); each row then reads
+a narrow projection of those states, the projections of the predicate and its neighbours
+(`window_size` words, the ctx-p of Zhou & Xu 2015) and its distance to the predicate,
+through `head_depth` small BiLSTM layers, and scores the tags. The rows, the CRF and the
+component are those of the other SRL networks.
+"""
+
+from typing import Callable, Optional, Sequence
+
+import numpy
+import torch
+from torch import Tensor, nn
+from torch.nn.utils.rnn import PackedSequence
+
+from .char_cnn import CharCNNSpec
+from .lookup import FeatureLookup
+from .recurrent import SentenceLSTM, packed_order, start_forget_gates_open
+
+
+class PredicateHeadsNetwork(nn.Module):
+    """Lookups -> sentence BiLSTMs (once per sentence) -> projection -> per predicate:
+    [word, predicate context, distance] -> head BiLSTMs -> (hidden ->) tag scores.
+
+    :param table_sizes: rows of each word-feature lookup table (PADDING = 0, UNKNOWN = 1).
+    :param widths: embedding width of each word-feature table.
+    :param window_size: words of predicate context each row reads (odd, centred).
+    :param lstm_width: units per direction of each sentence BiLSTM layer.
+    :param lstm_depth: sentence BiLSTM layers.
+    :param projection_width: width of the projection of the sentence states a head reads.
+    :param head_width: units per direction of each head BiLSTM layer.
+    :param head_depth: head BiLSTM layers.
+    :param hidden_width: a HardTanh layer before the output (0 = none).
+    :param distance_width: width of the distance-to-predicate lookup table.
+    :param max_distance: distances are clipped to +-max_distance.
+    :param char_cnns: character CNNs after the lookup tables (see FeatureLookup).
+    :param shared: a shared word table's lookup (senna_words) after those.
+
+    *Shape:* as `PredicateLSTMNetwork`: flat ids ``(n_rows, K)``, sentence index
+    ``(S, T)``, row sentence, row predicate and row lengths ``(R,)`` -> scores
+    ``(R, T, n_tags)``
+    """
+
+    def __init__(
+        self,
+        *,
+        table_sizes: Sequence[int],
+        widths: Sequence[int],
+        n_tags: int,
+        window_size: int = 3,
+        lstm_width: int = 100,
+        lstm_depth: int = 2,
+        projection_width: int = 64,
+        head_width: int = 100,
+        head_depth: int = 1,
+        hidden_width: int = 0,
+        distance_width: int = 5,
+        max_distance: int = 30,
+        dropout: float = 0.0,
+        initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
+        keep_initial: Sequence[bool] = (),
+        char_cnns: Sequence[CharCNNSpec] = (),
+        shared: Optional[Callable[[], FeatureLookup]] = None,
+    ):
+        super().__init__()
+        if window_size < 1 or window_size % 2 == 0:
+            raise ValueError(f"window_size must be odd and positive, got {window_size}")
+        for name, value in (
+            ("lstm_width", lstm_width),
+            ("lstm_depth", lstm_depth),
+            ("projection_width", projection_width),
+            ("head_width", head_width),
+            ("head_depth", head_depth),
+            ("max_distance", max_distance),
+        ):
+            if value < 1:
+                raise ValueError(f"{name} must be positive, got {value}")
+        self.lookup = FeatureLookup(
+            table_sizes=table_sizes,
+            widths=widths,
+            initial_tables=initial_tables,
+            keep_initial=keep_initial,
+            char_cnns=char_cnns,
+            shared=shared,
+        )
+        self.half_window = window_size // 2
+        self.max_distance = max_distance
+        self.n_tags = n_tags
+        width = self.lookup.width
+        self.encoder = nn.ModuleList()
+        for _ in range(lstm_depth):
+            self.encoder.append(SentenceLSTM(width, lstm_width))
+            width = 2 * lstm_width
+        self.projection = nn.Linear(width, projection_width)
+        self.distance = nn.Embedding(2 * max_distance + 1, distance_width)
+        nn.init.uniform_(self.distance.weight, -1.0, 1.0)
+        width = projection_width * (1 + window_size) + distance_width
+        self.heads = nn.ModuleList()
+        for _ in range(head_depth):
+            lstm = nn.LSTM(width, head_width, batch_first=True, bidirectional=True)
+            start_forget_gates_open(lstm)
+            self.heads.append(lstm)
+            width = 2 * head_width
+        self.hidden = nn.Linear(width, hidden_width) if hidden_width else None
+        self.dropout = nn.Dropout(dropout)
+        self.output = nn.Linear(hidden_width or width, n_tags)
+
+    def forward(
+        self,
+        flat_ids: Tensor,
+        sentence_index: Tensor,
+        row_sentence: Tensor,
+        row_predicate: Tensor,
+        row_lengths: Tensor,
+    ) -> Tensor:
+        R = row_sentence.shape[0]
+        S, T = sentence_index.shape
+        if R == 0 or T == 0:
+            return torch.zeros(R, T, self.n_tags, device=flat_ids.device)
+        states = self.lookup(flat_ids)  # sentences end to end, padding rows between
+        sentence_rows = sentence_index + self.half_window  # (S, T) each token's row
+        sentence_lengths = row_lengths.new_zeros(S).scatter_(0, row_sentence, row_lengths)
+        for layer in self.encoder:
+            states = layer(self.dropout(states), sentence_rows, sentence_lengths)
+        words = self.projection(self.dropout(states))  # (n_rows, projection_width)
+        token_rows = sentence_rows[row_sentence]  # (R, T)
+        centre = token_rows.gather(1, row_predicate[:, None])  # (R, 1)
+        around = torch.arange(-self.half_window, self.half_window + 1, device=words.device)
+        context = words[centre + around[None]].reshape(R, 1, -1).expand(R, T, -1)
+        positions = torch.arange(T, device=words.device)
+        m = self.max_distance
+        distance = self.distance((positions[None] - row_predicate[:, None]).clamp(-m, m) + m)
+        inputs = torch.cat([words[token_rows], context, distance], dim=2)
+        cells = torch.arange(R * T, device=words.device).reshape(R, T)
+        packed_cells, batch_sizes = packed_order(cells, row_lengths.cpu())
+        out = inputs.reshape(R * T, -1)[packed_cells]
+        for lstm in self.heads:
+            out = lstm(PackedSequence(self.dropout(out), batch_sizes))[0].data
+        out = self.dropout(out)
+        if self.hidden is not None:
+            out = self.dropout(nn.functional.hardtanh(self.hidden(out)))
+        scores = self.output(out)
+        grid = scores.new_zeros(R * T, self.n_tags).index_put((packed_cells,), scores)
+        return grid.reshape(R, T, self.n_tags)
