@@ -91,6 +91,28 @@ def count_words(doc: Doc) -> int:
 
 
 def peak_rss_mib(children: bool = False) -> float:
-    """Peak resident memory of this process (or of its largest waited-for child), MiB."""
+    """Peak resident memory of this process (or of its largest waited-for child), MiB.
+
+    This process's own high-water mark where the system keeps one (Linux: VmHWM), since
+    `ru_maxrss` survives fork and exec: a command started from a large process would
+    report that process's peak.
+    """
+    if not children:
+        own = own_peak_rss_mib()
+        if own is not None:
+            return own
     who = resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF
     return resource.getrusage(who).ru_maxrss / 1024
+
+
+def own_peak_rss_mib(status: str = "/proc/self/status") -> Optional[float]:
+    """VmHWM, the high-water mark of this process's own memory since it started (or last
+    exec'd), MiB; None where the system has no such file."""
+    try:
+        with open(status, encoding="ascii") as lines:
+            for line in lines:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
