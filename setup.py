@@ -15,10 +15,10 @@ setup(
             "senna_words = spacy_senna.pipeline.words:make_senna_words",
         ],
         "spacy_architectures": [
-            "spacy-senna.WindowTagger.v1 = spacy_senna.models:build_window_tagger",
-            "spacy-senna.SentenceTagger.v1 = spacy_senna.models:build_sentence_tagger",
-            "spacy-senna.PredicateBiLSTM.v1 = spacy_senna.models:build_predicate_bilstm",
-            "spacy-senna.PredicateHeads.v1 = spacy_senna.models:build_predicate_heads",
+            "spacy-senna.WindowTagger.v1 = spacy_senna.architectures:build_window_tagger",
+            "spacy-senna.SentenceTagger.v1 = spacy_senna.architectures:build_sentence_tagger",
+            "spacy-senna.PredicateBiLSTM.v1 = spacy_senna.architectures:build_predicate_bilstm",
+            "spacy-senna.PredicateHeads.v1 = spacy_senna.architectures:build_predicate_heads",
             "spacy-senna.WordTable.v1 = spacy_senna.word_table:build_word_table",
         ],
         "spacy_scorers": [

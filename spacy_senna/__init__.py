@@ -5,7 +5,16 @@ scorers; installed entry points make `spacy train` and `spacy.load` find them wi
 `--code`.
 """
 
-from . import features, gazetteer, models, readers, release_memory, scoring, word_table  # noqa: F401
+from . import (  # noqa: F401
+    architectures,
+    features,
+    gazetteer,
+    models,
+    readers,
+    release_memory,
+    scoring,
+    word_table,
+)
 from .about import __version__
 from .frames import SrlFrame, srl_frames
 from .layers.crf import CRF

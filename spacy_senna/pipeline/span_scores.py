@@ -15,15 +15,12 @@ whose words, sentences or cascade inputs (tags, chunks) changed since gets an er
 """
 
 import weakref
-from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Union
 
 import numpy
 from spacy.tokens import Doc, Span, SpanGroup
 
 from ..tags import Chunk
-
-if TYPE_CHECKING:
-    from .spans import SpanLabeler
 
 #: the values of a span labeler's `span_scores` setting, by name
 MODES = {True: "lazy", False: "off", "lazy": "lazy", "eager": "eager", "off": "off"}
@@ -48,10 +45,18 @@ class RowChunks(NamedTuple):
     length: int
 
 
+class RowProbabilities(Protocol):
+    """What computes the probabilities: a span labeler (`SpanLabeler.row_probabilities`)."""
+
+    def row_probabilities(
+        self, docs: List[Doc], rows_of: List[List["RowChunks"]]
+    ) -> List[List[numpy.ndarray]]: ...
+
+
 class PendingScores:
     """The groups of one predicted batch whose probabilities are still to be computed."""
 
-    def __init__(self, component: "SpanLabeler"):
+    def __init__(self, component: RowProbabilities):
         self.component = component
         self.entries: List[
             Tuple[weakref.ref, List[RowChunks], List[Tuple[weakref.ref, slice]]]
