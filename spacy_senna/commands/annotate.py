@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -173,10 +174,21 @@ def run(args: argparse.Namespace) -> None:
 
 def pipeline_and_inputs(pipeline: str | None, positionals: List[str]) -> Tuple[str, List[str]]:
     """The pipeline and the inputs of `annotate [PIPELINE] [INPUT...]`: the first positional
-    is the pipeline when it names one and --pipeline is not given; no input means stdin."""
+    is the pipeline when it names one and --pipeline is not given; no input means stdin.
+
+    A first positional that is neither a pipeline nor an existing input, with more
+    positionals after it, raises FileNotFoundError: it was most likely meant as the
+    pipeline."""
     first = positionals[0] if positionals else None
-    if pipeline is None and first is not None and (first == BUNDLED_NAME or is_pipeline(first)):
-        pipeline, positionals = first, positionals[1:]
+    if pipeline is None and first is not None:
+        if first == BUNDLED_NAME or is_pipeline(first):
+            pipeline, positionals = first, positionals[1:]
+        elif len(positionals) > 1 and first != "-" and not os.path.lexists(first):
+            raise FileNotFoundError(
+                f"{first} is neither an installed pipeline (spacy.load could not find it) "
+                "nor an input file or folder: give a pipeline name or path first, or only "
+                f"inputs to annotate with {BUNDLED_NAME}"
+            )
     return pipeline or BUNDLED_NAME, positionals or ["-"]
 
 

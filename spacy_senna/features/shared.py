@@ -10,7 +10,7 @@ built or loaded (`SennaWords.find_listeners`), as it links a tok2vec's listeners
 """
 
 from functools import partial
-from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
+from typing import Callable, List, Optional, Protocol, Sequence
 
 import numpy
 from spacy.tokens import Doc
@@ -19,13 +19,27 @@ from torch import nn
 
 from .base import Feature
 
-if TYPE_CHECKING:
-    from .featurizer import Featurizer
-
 #: the upstream name that matches any senna_words component before the listener
 ANY_UPSTREAM = "*"
 #: the name of a senna_words component's model (spacy-senna.WordTable.v1)
 WORD_TABLE_NAME = "senna_word_table"
+
+
+class UpstreamColumns(Protocol):
+    """What a shared-table feature reads of its table: the senna_words model's
+    `Featurizer`, which holds features such as this one (so this module cannot import it)."""
+
+    n_columns: int
+
+    def fit(self, docs, vocab=None) -> None: ...
+
+    def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray: ...
+
+    def extract_docs(self, docs: Sequence[Doc], train: bool = False) -> List[numpy.ndarray]: ...
+
+    def to_dict(self) -> dict: ...
+
+    def from_dict(self, data: dict) -> None: ...
 
 
 class SharedWordsFeature(Feature):
@@ -44,7 +58,7 @@ class SharedWordsFeature(Feature):
         """Read the lookup tables of `table` (a senna_words model)."""
         self._table = table
 
-    def _upstream_featurizer(self) -> "Featurizer":
+    def _upstream_featurizer(self) -> UpstreamColumns:
         if self._table is None:
             name = "a senna_words" if self.upstream == ANY_UPSTREAM else f"'{self.upstream}'"
             raise ValueError(

@@ -40,15 +40,14 @@ from ..features import CAPS_VALUES, caps_value
 from ..files import atomic_output
 from ..lexicon import PADDING, SPECIALS, UNKNOWN, Lexicon
 from .fingerprints import fingerprint, same_inputs
+from .progress import ReadingProgress
 from .raw_text import iter_segments, make_tokenizer, open_corpus_text, warn
-from .sampler import WindowSampler
 
 __all__ = [
     "CAPS_LEXICON",
     "N_CAPS",
     "CorpusSettings",
     "EncodedCorpus",
-    "WindowSampler",
     "encode_corpus",
     "load_or_encode",
     "fingerprint",
@@ -176,13 +175,21 @@ class EncodedCorpus:
         return numpy.flatnonzero(numpy.asarray(self.valid_words) != PADDING)
 
 
-def encode_corpus(paths: Sequence[Path], directory: Path, settings: CorpusSettings) -> None:
-    """Encode `paths` into `directory` (written to a temporary sibling, then renamed)."""
+def encode_corpus(
+    paths: Sequence[Path],
+    directory: Path,
+    settings: CorpusSettings,
+    progress_every: float | None = None,
+) -> None:
+    """Encode `paths` into `directory` (written to a temporary sibling, then renamed),
+    with a status line on stderr at most every `progress_every` seconds while reading."""
     with atomic_output(directory, directory=True) as tmp:
-        _encode_into(paths, tmp, settings)
+        _encode_into(paths, tmp, settings, ReadingProgress(len(paths), progress_every))
 
 
-def _encode_into(paths: Sequence[Path], tmp: Path, settings: CorpusSettings) -> None:
+def _encode_into(
+    paths: Sequence[Path], tmp: Path, settings: CorpusSettings, reading: ReadingProgress
+) -> None:
     paths = [Path(p) for p in paths]
     prints = fingerprint(paths)
     tmp.mkdir()
@@ -220,6 +227,8 @@ def _encode_into(paths: Sequence[Path], tmp: Path, settings: CorpusSettings) -> 
                 ids.tofile(files[f"{split}.words"])
                 files[f"{split}.caps"].write(caps + pad_caps)
                 n_segments += 1
+                reading.words_read(len(raw))
+            reading.file_read()
             if n_train + n_valid == before:
                 warn(f"{path}: contains no words.")
     if n_train == 0:
@@ -283,9 +292,13 @@ def _top_words(strings: list[str], counts: numpy.ndarray, size: int) -> list[int
 
 
 def load_or_encode(
-    paths: Sequence[Path], directory: Path, settings: CorpusSettings
+    paths: Sequence[Path],
+    directory: Path,
+    settings: CorpusSettings,
+    progress_every: float | None = None,
 ) -> EncodedCorpus:
-    """The encoded corpus in `directory`, (re-)encoding it unless it matches the inputs.
+    """The encoded corpus in `directory`, (re-)encoding it unless it matches the inputs
+    (with status lines while reading, as `encode_corpus`).
 
     The directory is a cache: when it is damaged, a warning names the damaged file and
     the corpus is encoded again (encoding is deterministic: a resumed run goes on
@@ -303,7 +316,7 @@ def load_or_encode(
                 return EncodedCorpus(directory)
         except _DamagedCache as damage:
             warn(f"{damage}; encoding the corpus again")
-    encode_corpus(paths, directory, settings)
+    encode_corpus(paths, directory, settings, progress_every)
     return EncodedCorpus(directory)
 
 

@@ -1,9 +1,9 @@
 """`pretrain`: raw text → encoded corpus → trained ranking LM → vectors pipeline.
 
-The pieces: `settings` (the run's settings), `corpus` (encoding and window sampling),
-`trainer` (the training loop and curriculum), `checkpoint` (resuming), `vectors_pipeline`
-(the output). Torch's global state (threads, random generator) is left as it was found
-(`torch_state`).
+The pieces: `settings` (the run's settings), `corpus` (encoding), `sampler` (the order
+of the training windows), `trainer` (the training loop and curriculum), `checkpoint`
+(resuming), `vectors_pipeline` (the output). Torch's global state (threads, random
+generator) is left as it was found (`torch_state`).
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ from .settings import PretrainConfig
 from .torch_state import torch_threads
 from .trainer import Trainer
 from .vectors_pipeline import check_output_dir, write_vectors
+
+#: seconds between the status lines while the text is read and encoded
+READ_STATUS_EVERY = 5.0
 
 
 def pretrain(
@@ -87,6 +90,7 @@ def _run(
             max_line_tokens=config.max_line_tokens,
             tokenizer=config.tokenizer,
         ),
+        progress_every=READ_STATUS_EVERY if config.progress else None,
     )
     encode_seconds = time.perf_counter() - encode_start
     trainer = Trainer(corpus, config, device, checkpoint)

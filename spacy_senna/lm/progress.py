@@ -1,4 +1,5 @@
-"""Progress output of a pretraining run: a tqdm bar on a terminal, status lines otherwise."""
+"""Progress output of a pretraining run: a tqdm bar on a terminal, status lines otherwise;
+status lines while the text is read."""
 
 from __future__ import annotations
 
@@ -10,13 +11,21 @@ from tqdm import tqdm
 
 
 class Progress:
-    """tqdm on a terminal, otherwise a plain status line every `every` seconds.
+    """tqdm on a terminal (unless `bar` is false), otherwise a plain status line every
+    `every` seconds.
 
     Nothing is written when `enabled` is false.
     """
 
-    def __init__(self, enabled: bool, total: int | None, initial: int, every: float = 30.0):
-        self.tty = enabled and sys.stderr.isatty()
+    def __init__(
+        self,
+        enabled: bool,
+        total: int | None,
+        initial: int,
+        every: float = 30.0,
+        bar: bool = True,
+    ):
+        self.tty = enabled and bar and sys.stderr.isatty()
         self.enabled = enabled
         self.every = every
         self.last = time.perf_counter()
@@ -54,6 +63,30 @@ class Progress:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+
+
+class ReadingProgress:
+    """Status lines while the text files are read: files read of all, words so far and
+    words/s, at most one every `every` seconds (nothing when `every` is None)."""
+
+    def __init__(self, n_files: int, every: float | None) -> None:
+        self.lines = Progress(every is not None, None, 0, every or 0.0, bar=False)
+        self.n_files = n_files
+        self.files = self.words = 0
+        self.start = time.perf_counter()
+
+    def words_read(self, n: int) -> None:
+        self.words += n
+        self.lines.update(n, self.status)
+
+    def file_read(self) -> None:
+        self.files += 1
+        self.lines.update(0, self.status)
+
+    def status(self) -> str:
+        seconds = time.perf_counter() - self.start
+        rate = self.words / seconds if seconds > 0 else 0.0
+        return f"Read {self.files}/{self.n_files} file(s): {self.words:,} words, {rate:,.0f} w/s"
 
 
 def format_word_count(n: float) -> str:

@@ -24,12 +24,13 @@ import numpy
 import torch
 
 from ..lexicon import SPECIALS, UNKNOWN
-from .corpus import N_CAPS, EncodedCorpus, WindowSampler
+from .corpus import N_CAPS, EncodedCorpus
 from .evaluation import evaluate
 from .negatives import sample_candidates
 from .optimizers import make_optimizers
 from .progress import Progress, format_word_count
 from .ranking_model import RankingLM, hinge_terms, ranking_loss, valid_pairs
+from .sampler import WindowSampler
 from .settings import PretrainConfig
 from .torch_state import seeded_cpu_rng
 

@@ -161,13 +161,28 @@ def test_not_a_pipeline_is_a_clear_error(run_cli, write, tmp_path, capsys):
     ]:
         assert run_cli("--pipeline", pipeline, text, "-o", tmp_path / "out") == 1
         assert message in capsys.readouterr().err
-    # without --pipeline, a first argument that names no pipeline is an input like the rest
+    # without --pipeline, a first argument that names no pipeline and no input says so
     assert run_cli("no_such_file.txt", text, "-o", tmp_path / "out") == 1
     assert "no_such_file.txt" in capsys.readouterr().err
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken" / "config.cfg").write_text('[nlp]\nlang = "xx-nope"\n')
     assert run_cli(tmp_path / "broken", text, "-o", tmp_path / "out") == 1
     assert "Could not load pipeline" in capsys.readouterr().err
+
+
+def test_a_first_argument_neither_pipeline_nor_input_says_so(run_cli, write, tmp_path, capsys):
+    """A first argument meant as the pipeline, but none, is not taken for a missing input."""
+    text = write("a.txt", TEXT)
+    assert run_cli("en_senna_nonexistent", text, "-o", tmp_path / "out") == 1
+    assert capsys.readouterr().err == (
+        "✘ en_senna_nonexistent is neither an installed pipeline (spacy.load could not find "
+        "it) nor an input file or folder: give a pipeline name or path first, or only inputs "
+        "to annotate with en_senna\n"
+    )
+    # alone, it is the one input, and a missing one
+    assert run_cli("en_senna_nonexistent", "-o", tmp_path / "out") == 1
+    assert "Input not found: en_senna_nonexistent" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
 
 
 def test_bad_options_are_clear_errors(run_cli, pipeline_dir, write, tmp_path, capsys):

@@ -2,6 +2,7 @@
 
 import gzip
 import random
+import re
 
 import numpy
 import pytest
@@ -50,6 +51,23 @@ def test_a_file_named_twice_is_read_twice(tmp_path):
     assert (once.n_train_tokens, twice.n_train_tokens) == (8, 10)
     counts = dict(zip(twice.vocab, twice.counts))
     assert counts["shares"] == counts["rose"] == 2 and counts["cat"] == 1
+
+
+def test_reading_prints_files_words_and_rate(tmp_path, capsys):
+    """While the text is read, a status line (here every 0 s) tells the files read of all,
+    the words so far and the rate; without an interval reading is silent."""
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text("one two three\nfour five\n", encoding="utf8")
+    second.write_text("six seven eight\n", encoding="utf8")
+    settings = CorpusSettings(vocab_size=8, window=3)
+    load_or_encode([first, second], tmp_path / "loud", settings, progress_every=0)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 3 + 2  # a line per segment and per file
+    status = re.compile(r"Read (\d)/2 file\(s\): (\d) words, [\d,]+ w/s")
+    read = [status.fullmatch(line).groups() for line in lines]
+    assert read == [("0", "3"), ("0", "5"), ("1", "5"), ("1", "8"), ("2", "8")]
+    load_or_encode([first, second], tmp_path / "quiet", settings)
+    assert capsys.readouterr().err == ""
 
 
 def test_long_lines_and_small_vocabulary(tmp_path, capsys, config):
