@@ -4,7 +4,8 @@ writing whole shards, as the Ray actors do.
 The parent only hands out shards, so the work scales with the processes. spaCy's
 `nlp.pipe(n_process=N)` (the local backend's route when there are fewer shards than
 processes) sends every doc back through the parent, which then formats all the output
-itself: on 2 cores it gained only 1.09x (BENCHMARKS.md), this pool 1.8x like Ray.
+itself: on 2 cores it gained only 1.09x (docs/experiments/annotate-scale.md), this pool
+1.8x like Ray.
 """
 
 from __future__ import annotations
