@@ -13,6 +13,7 @@ predicates, as in CoNLL-2005), otherwise from tokens whose `tag_` starts with "V
 from typing import Callable, Iterable, List, NamedTuple, Optional, Tuple, Union
 
 import numpy
+from spacy.attrs import TAG
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
@@ -160,7 +161,10 @@ class SennaSRL(SpanLabeler):
             )
             return []
         prefix = self.cfg["predicate_tag_prefix"]
-        return [t.i for t in doc if t.tag_.startswith(prefix)]
+        tags = doc.to_array(TAG)
+        strings = doc.vocab.strings
+        verbs = [tag for tag in numpy.unique(tags).tolist() if strings[tag].startswith(prefix)]
+        return numpy.flatnonzero(numpy.isin(tags, verbs)).tolist()
 
     def model_input(self, docs: List[Doc]) -> List[Tuple[Doc, List[int]]]:
         """Each doc with its predicates: one row per predicate."""
