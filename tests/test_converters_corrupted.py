@@ -40,6 +40,11 @@ VALID = {
         "# sent_id = g-1\n1\tAnn\tNNP\tB-PER\tB-NP\n2\tsaw\tVBD\tO\tB-VP\n"
         "3\tRome\tNNP\tB-LOC\tB-NP\n"
     ),
+    "ptb-trees": "( (S (NP-SBJ (NNP Ann)) (VP (VBD saw) (NP (-NONE- *))) (. .)))\n(X (NN hi))\n",
+    "ewt-trees": (
+        "# sent_id = d-1\n1\tAnn\tNNP\tNNP\tB-NP\t(TOP(S(NP*)\n2\tsaw\tVBD\tVBD\tB-VP\t(VP*)\n"
+        "3\t.\t.\t.\tO\t*))\n"
+    ),
 }
 
 edit = st.tuples(

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Iterator
 
 from ..files import require_file
 from ..scoring import conlleval, srl_eval
+from ..scoring.parseval import parseval
+from ..trees import read_trees
 from .errors import CliError
 
 
@@ -90,6 +92,27 @@ def _add_conll05(formats: argparse._SubParsersAction) -> None:
     conll05.set_defaults(func=_run_conll05)
 
 
+def _run_parse(args: argparse.Namespace) -> None:
+    gold = list(read_trees(require_file(args.gold)))
+    predicted = list(read_trees(require_file(args.predicted)))
+    if len(gold) != len(predicted):
+        raise CliError(args.predicted, f"holds {len(predicted)} trees, the gold file {len(gold)}")
+    sys.stdout.write(parseval(zip(gold, predicted)).report())
+
+
+def _add_parse(formats: argparse._SubParsersAction) -> None:
+    parse = formats.add_parser(
+        "parse",
+        help="EVALB-compatible labelled bracketing (COLLINS.prm) of parse trees",
+        description="Score predicted constituency trees against gold ones as EVALB does "
+        "with COLLINS.prm (see spacy_senna/scoring/parseval.py): one bracketed tree per "
+        "line in each file, in the same order; .gz files are read too.",
+    )
+    parse.add_argument("gold", help="gold trees, one per line")
+    parse.add_argument("predicted", help="predicted trees, one per line")
+    parse.set_defaults(func=_run_parse)
+
+
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Register the `score` subcommand (`score conll FILE`, `score conll05 GOLD PRED`)."""
     parser = subparsers.add_parser(
@@ -115,3 +138,4 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     conll.add_argument("-o", dest="o_tag", default="O", help="outside tag for -r (default: O)")
     conll.set_defaults(func=_run)
     _add_conll05(formats)
+    _add_parse(formats)

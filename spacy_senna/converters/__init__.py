@@ -24,6 +24,7 @@ from .benchmark import (
 )
 from .open_data import UNER_TYPES, read_btc, read_gum_open, read_propbank_ewt, read_uner
 from .rows import DOCUMENT_KEY, SENT_ID_KEY
+from .trees import read_ewt_trees, read_ptb_trees
 
 CONVERTERS: dict[str, Callable[[Path, Vocab], Iterator[Doc]]] = {
     "wsj-pos": read_wsj_pos,
@@ -36,6 +37,8 @@ CONVERTERS: dict[str, Callable[[Path, Vocab], Iterator[Doc]]] = {
     "uner": read_uner,
     "gum-open": read_gum_open,
     "btc": read_btc,
+    "ptb-trees": read_ptb_trees,
+    "ewt-trees": read_ewt_trees,
 }
 
 __all__ = [
@@ -49,8 +52,10 @@ __all__ = [
     "read_conll2003",
     "read_conll2005",
     "read_conllu",
+    "read_ewt_trees",
     "read_gum_open",
     "read_propbank_ewt",
+    "read_ptb_trees",
     "read_uner",
     "read_wsj_pos",
     "read_wsj_pt0",

@@ -1,0 +1,375 @@
+"""`senna_parser`: SENNA's syntactic parser (PSG; Collobert 2011, AISTATS) -> a tree of
+constituents per sentence, `doc.spans["constituents"]`.
+
+One network labels a sentence level after level (parse_levels.py): each level is a
+chunking (BILUO tags over the words, a CRF) of the units built so far, and the network
+reads them as SENNA's PSG network does, each word's tag in the highest node that holds
+it so far (`doc.spans["senna_parse_history"]` of a per-level copy of the sentence, read
+by spacy-senna.SpanTagFeature.v1). Decoding is constrained so that a level's nodes hold
+whole units (SENNA's trellis built "with segmentation"); the same constraint holds in
+training, where each level reads the gold levels below it. A sentence is done when one
+node spans it or a level adds no node; a sentence left without a spanning node gets a
+root labelled with the training data's most frequent top label (SENNA adds `S`).
+"""
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy
+import torch
+from spacy.language import Language
+from spacy.tokens import Doc, Span, SpanGroup
+from spacy.training import Example
+from spacy.vocab import Vocab
+from thinc.api import Model, Optimizer
+
+from ..annotations import TOKEN_ANNOTATIONS
+from ..constituents import CONSTITUENTS_KEY, KEY_USER_DATA, register_span_attributes, within
+from ..features import SpanTagFeature
+from ..parse_levels import (
+    ALLOWED_PREFIXES,
+    UNARY_JOIN,
+    Unit,
+    add_level,
+    collapse_unary,
+    is_finished,
+    level_steps,
+    position_classes,
+    spans_from_levels,
+    words_frontier,
+)
+from ..scoring import parse_scorer  # noqa: F401  (registers spacy-senna.parse_scorer.v1)
+from ..sequences import Sequences, sequence_bounds
+from ..tags import Chunk, allowed_transitions, biluo_labels, biluo_paths_to_chunks, chunks_to_biluo
+from .batching import decode_calls, decode_groups
+from .defaults import default_model_config
+from .rows import initialize_examples, same_tokens
+from .sequence_labeler import SequenceLabeler
+from .whitespace import example_words_only, to_doc_chunks, words_only
+
+#: the span group of a level copy holding the frontier's nodes (the network's input)
+HISTORY_KEY = "senna_parse_history"
+#: the span group of a level copy holding the level's gold nodes (training)
+LEVEL_KEY = "senna_parse_level"
+
+DEFAULT_PARSER_MODEL = default_model_config(
+    f"""
+[model.features.pos]
+@misc = "spacy-senna.AttrFeature.v1"
+attr = "tag_"
+width = 5
+
+[model.features.levels]
+@misc = "spacy-senna.SpanTagFeature.v1"
+spans_key = "{HISTORY_KEY}"
+width = 5
+"""
+)
+
+register_span_attributes()
+
+
+@Language.factory(
+    "senna_parser",
+    assigns=["doc.spans"],
+    default_config={
+        "model": DEFAULT_PARSER_MODEL,
+        "spans_key": CONSTITUENTS_KEY,
+        "scorer": {"@scorers": "spacy-senna.parse_scorer.v1"},
+    },
+    default_score_weights={"parse_f": 1.0, "parse_p": 0.0, "parse_r": 0.0},
+)
+def make_senna_parser(
+    nlp: Language, name: str, model: Model, spans_key: str, scorer: Optional[Callable]
+) -> "SennaParser":
+    """SENNA's parser (Collobert 2011): constituents of each sentence, level by level.
+
+    model (Model): a spacy-senna window or sentence tagger whose features include
+        spacy-senna.SpanTagFeature.v1 with spans_key "senna_parse_history" (the levels
+        below); the default reads word, caps, `token.tag_` and the levels.
+    spans_key (str): the span group to learn the trees from and write them to: every
+        constituent, outermost first, a unary chain as spans of the same bounds.
+    scorer (Optional[Callable]): labelled bracketing P/R/F, EVALB counting (`parse_f`).
+    """
+    return SennaParser(nlp.vocab, model, name, spans_key=spans_key, scorer=scorer)
+
+
+class SennaParser(SequenceLabeler):
+    """Constituency trees, one level of chunks at a time, into a span group."""
+
+    def __init__(
+        self,
+        vocab: Vocab,
+        model: Model,
+        name: str = "senna_parser",
+        *,
+        spans_key: str = CONSTITUENTS_KEY,
+        scorer: Optional[Callable] = None,
+    ) -> None:
+        super().__init__(vocab, model, name, scorer=scorer, spans_key=spans_key, root_label="S")
+
+    # -- tags -----------------------------------------------------------------------------
+
+    @property
+    def tag_names(self) -> List[str]:
+        """The BILUO expansion of the node labels (a unary chain's joined, `S::VP`)."""
+        return biluo_labels(self.labels)
+
+    def tag_constraints(self) -> tuple:
+        """BILUO's allowed transitions, starts and ends."""
+        return allowed_transitions(self.tag_names, "BILUO")
+
+    def labels_from_references(self, docs: Iterable[Doc]) -> List[str]:
+        """The node labels of the gold trees (unary chains joined), and the most frequent
+        label of a node spanning a sentence, the root of a sentence left without one."""
+        labels, tops = set(), Counter()
+        for doc in docs:
+            for start, end, spans in self._gold_sentences(doc, doc.spans.get(self.spans_key)):
+                nodes = collapse_unary(spans)
+                labels.update(label for label, _, _ in nodes)
+                tops.update(
+                    lab.split(UNARY_JOIN)[0] for lab, s, e in nodes if (s, e) == (0, end - start)
+                )
+        if tops:
+            self.cfg["root_label"] = tops.most_common(1)[0][0]
+        return sorted(labels)
+
+    @property
+    def spans_key(self) -> str:
+        """The span group holding the trees."""
+        return self.cfg["spans_key"]
+
+    def _gold_sentences(
+        self, doc: Doc, group: Optional[Iterable[Span]]
+    ) -> Iterator[Tuple[int, int, List[Chunk]]]:
+        """(start, end, constituents in sentence offsets) of each sentence of a doc whose
+        parse is `group` (nothing when it is None)."""
+        if group is None:
+            return
+        spans = [(span.label_, span.start, span.end) for span in group]
+        for start, end in sequence_bounds(doc):
+            yield start, end, within(spans, start, end)
+
+    # -- level copies of a sentence -------------------------------------------------------
+
+    def _sentence_doc(self, doc: Doc, start: int, end: int) -> Doc:
+        """The sentence as a doc of its own, with the token attributes the network reads."""
+        tokens = doc[start:end]
+        words = Doc(
+            doc.vocab, words=[t.text for t in tokens], spaces=[bool(t.whitespace_) for t in tokens]
+        )
+        names = [TOKEN_ANNOTATIONS[a] for a in self.input_attrs if a in TOKEN_ANNOTATIONS]
+        names = [name for name in names if doc.has_annotation(name)]
+        if names:
+            words.from_array(names, doc.to_array(names)[start:end].reshape(end - start, -1))
+        return words
+
+    def _level_doc(
+        self, sentence: Doc, frontier: Sequence[Unit], nodes: Optional[Sequence[Chunk]] = None
+    ) -> Doc:
+        """A copy of a sentence doc holding the frontier's nodes (and a level's nodes)."""
+        level = sentence.copy()
+        level.spans[HISTORY_KEY] = [
+            Span(level, u.start, u.end, label=u.label) for u in frontier if u.label is not None
+        ]
+        if nodes is not None:
+            level.spans[LEVEL_KEY] = [Span(level, s, e, label=lab) for lab, s, e in nodes]
+        return level
+
+    def _penalty_rows(self, docs: Sequence[Doc], scores: Sequences) -> torch.Tensor:
+        """(rows, T, tags): 0 where a level copy's tag is allowed, -inf where it would cut
+        a unit or put a node alone in a new one (one row per level copy)."""
+        prefixes = [tag[0] for tag in self.tag_names]
+        penalties = torch.tensor(
+            [
+                [0.0 if p in allowed else float("-inf") for p in prefixes]
+                for allowed in ALLOWED_PREFIXES
+            ]
+        )
+        T = scores.emissions.shape[1]
+        classes = numpy.zeros((len(docs), T), dtype="int64")
+        for row, doc in enumerate(docs):
+            nodes = [(s.label_, s.start, s.end) for s in doc.spans[HISTORY_KEY]]
+            classes[row, : len(doc)] = position_classes(nodes, len(doc))
+        return penalties[torch.from_numpy(classes)].to(scores.emissions.device)
+
+    # -- what the model reads -------------------------------------------------------------
+
+    @property
+    def _reads_pairs(self) -> bool:
+        """A sentence network (SRL's) reads (doc, predicates) pairs: one row per level
+        copy, its predicate pinned at the first word."""
+        return "conv_width" in self.model.attrs
+
+    def model_input(self, docs: List[Doc]) -> List[Any]:
+        """The level copies (window network), or each with its pinned predicate."""
+        return [(doc, [0] if len(doc) else []) for doc in docs] if self._reads_pairs else docs
+
+    def input_items(self, doc: Doc) -> List[Any]:
+        """A level copy's one model input."""
+        return self.model_input([doc])
+
+    def item_shapes(self, items: List[Any]) -> List[Tuple[int, int]]:
+        """(rows, longest row) of each model input: one row per level copy."""
+        if self._reads_pairs:
+            return [(1, len(doc)) if len(doc) else (0, 0) for doc, _ in items]
+        return super().item_shapes(items)
+
+    # -- training -------------------------------------------------------------------------
+
+    def update(
+        self,
+        examples: Iterable[Example],
+        *,
+        drop: float = 0.0,
+        sgd: Optional[Optimizer] = None,
+        losses: Optional[Dict[str, float]] = None,
+    ) -> Dict[str, float]:
+        """One step on every level of every sentence of the examples, each level reading
+        the gold levels below it."""
+        levels = [Example(doc, doc) for eg in examples for doc in self._training_levels(eg)]
+        return super().update(levels, drop=drop, sgd=sgd, losses=losses)
+
+    def _training_levels(self, example: Example) -> Iterator[Doc]:
+        """The level copies of an example's sentences, with their gold nodes."""
+        example = example_words_only(example, self.input_attrs)
+        doc = example.predicted
+        group = example.reference.spans.get(self.spans_key)
+        if group is not None and not same_tokens(example):
+            group = example.get_aligned_spans_y2x(group, allow_overlap=True)
+        for start, end, spans in self._gold_sentences(doc, group):
+            try:
+                steps = level_steps(end - start, spans)
+            except ValueError as err:
+                raise ValueError(f"[{self.name}] '{doc[start:end].text[:60]}': {err}") from None
+            sentence = self._sentence_doc(doc, start, end)
+            for step in steps:
+                yield self._level_doc(sentence, step.frontier, step.nodes)
+
+    def gold_tags(self, example: Example) -> List[Optional[str]]:
+        """A level copy's gold nodes as BILUO tags."""
+        return chunks_to_biluo(
+            [(s.label_, s.start, s.end) for s in example.reference.spans[LEVEL_KEY]],
+            len(example.predicted),
+        )
+
+    def get_loss(
+        self, examples: Sequence[Example], scores: Sequences
+    ) -> Tuple[float, torch.Tensor]:
+        """The NLL of each level's gold tags among the paths that keep units whole."""
+        docs = [eg.predicted for eg in examples if len(eg.predicted)]
+        penalties = self._penalty_rows(docs, scores)
+        return super().get_loss(examples, scores._replace(emissions=scores.emissions + penalties))
+
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        *,
+        nlp: Optional[Language] = None,
+        labels: Optional[List[str]] = None,
+        corpus: Optional[Callable[[Language], Iterable[Example]]] = None,
+    ) -> None:
+        """Labels, feature dictionaries and network (see SequenceLabeler.initialize); the
+        level feature learns its tags from the level copies of the examples (counting
+        words on those copies would count each word once per level)."""
+        levels = [
+            f
+            for f in self.model.attrs["featurizer"].features.values()
+            if isinstance(f, SpanTagFeature) and f.spans_key == HISTORY_KEY
+        ]
+        if not levels:
+            raise ValueError(
+                f"[{self.name}] the model reads no levels: add a feature "
+                f'spacy-senna.SpanTagFeature.v1 with spans_key = "{HISTORY_KEY}".'
+            )
+        super().initialize(get_examples, nlp=nlp, labels=labels, corpus=corpus)
+        examples = initialize_examples(self.name, get_examples, nlp, corpus)
+        for feature in levels:
+            feature.fit(doc for eg in examples() for doc in self._training_levels(eg))
+        self.model.initialize(X=[eg.predicted for eg in islice(examples(), 10)])  # new sizes
+
+    # -- prediction -----------------------------------------------------------------------
+
+    def predict(self, docs: Iterable[Doc]) -> List[List[Chunk]]:
+        """Every doc's constituents (doc offsets, outermost first), all sentences of the
+        batch level after level."""
+        originals = list(docs)
+        copies = [words_only(doc, self.input_attrs) for doc in originals]
+        words = [doc for doc, _ in copies]
+        parses = [
+            [_SentenceParse(self._sentence_doc(doc, s, e), s) for s, e in sequence_bounds(doc)]
+            for doc in words
+        ]
+        active = [parse for doc_parses in parses for parse in doc_parses]
+        levels = [self._level_doc(parse.sentence, parse.frontier) for parse in active]
+        self._check_inputs(levels)  # the level copies carry every input the network reads
+        while active:
+            active = [p for p, chunks in zip(active, self._decode(levels)) if p.add(chunks)]
+            levels = [self._level_doc(parse.sentence, parse.frontier) for parse in active]
+        root = self.cfg["root_label"]
+        predictions = [
+            [c for p in doc_parses for c in p.constituents(root)] for doc_parses in parses
+        ]
+        return [
+            chunks if kept is None else self.prediction_on_doc(chunks, kept, len(doc))
+            for chunks, doc, (_, kept) in zip(predictions, originals, copies)
+        ]
+
+    def _decode(self, levels: List[Doc]) -> List[List[Chunk]]:
+        """The best chunks of each level copy, among those that keep units whole."""
+        out: List[List[Chunk]] = [[] for _ in levels]
+        for calls in decode_groups(self.model_calls(levels)):
+            masked = [
+                scores._replace(
+                    emissions=scores.emissions
+                    + self._penalty_rows([levels[d] for d, _ in batch], scores)
+                )
+                for batch, scores in calls
+            ]
+            for (batch, _), scores, paths in zip(calls, masked, decode_calls(self.model, masked)):
+                chunks = biluo_paths_to_chunks(paths, scores.lengths.tolist(), self.tag_names)
+                for (d, _), row_chunks in zip(batch, chunks):
+                    out[d] = row_chunks
+        return out
+
+    def prediction_on_doc(
+        self, chunks: List[Chunk], kept: numpy.ndarray, n_tokens: int
+    ) -> List[Chunk]:
+        """The constituents in the doc's offsets (over any whitespace inside)."""
+        return to_doc_chunks(chunks, kept)
+
+    def set_annotations(self, docs: Iterable[Doc], predictions: List[List[Chunk]]) -> None:
+        """Write each doc's constituents to `doc.spans[spans_key]`."""
+        for doc, chunks in zip(docs, predictions):
+            doc.spans[self.spans_key] = SpanGroup(
+                doc, spans=[Span(doc, s, e, label=lab) for lab, s, e in chunks]
+            )
+            if self.spans_key != CONSTITUENTS_KEY:
+                doc.user_data[KEY_USER_DATA] = self.spans_key
+
+
+class _SentenceParse:
+    """One sentence being parsed: its frontier and the levels decoded so far."""
+
+    def __init__(self, sentence: Doc, offset: int) -> None:
+        self.sentence = sentence
+        self.offset = offset
+        self.frontier = words_frontier(len(sentence))
+        self.levels: List[List[Chunk]] = []
+
+    def add(self, chunks: List[Chunk]) -> bool:
+        """Add a decoded level; whether the sentence needs another."""
+        self.frontier, kept = add_level(self.frontier, chunks)
+        self.levels.append(kept)
+        return bool(kept) and not is_finished(self.frontier, len(self.sentence))
+
+    def constituents(self, root: str) -> List[Chunk]:
+        """The tree's constituents in doc offsets, with a `root` over a sentence that no
+        node spans."""
+        n = len(self.sentence)
+        spans = spans_from_levels(self.levels)
+        if n and not is_finished(self.frontier, n):
+            spans.insert(0, (root, 0, n))
+        return [(lab, s + self.offset, e + self.offset) for lab, s, e in spans]
