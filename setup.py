@@ -13,6 +13,8 @@ setup(
             "senna_ner = spacy_senna.pipeline.ner:make_senna_ner",
             "senna_srl = spacy_senna.pipeline.srl:make_senna_srl",
             "senna_words = spacy_senna.pipeline.words:make_senna_words",
+            "senna_attribute_ruler = spacy_senna.pipeline.attribute_map:make_senna_attribute_ruler",
+            "senna_parser = spacy_senna.pipeline.parser:make_senna_parser",
         ],
         "spacy_architectures": [
             "spacy-senna.WindowTagger.v1 = spacy_senna.architectures:build_window_tagger",
@@ -24,6 +26,7 @@ setup(
         "spacy_scorers": [
             "spacy-senna.spans_scorer.v1 = spacy_senna.scoring.scorers:make_spans_scorer",
             "spacy-senna.srl_scorer.v1 = spacy_senna.scoring.scorers:make_srl_scorer",
+            "spacy-senna.parse_scorer.v1 = spacy_senna.scoring.parse_scorer:make_parse_scorer",
         ],
         "spacy_readers": [
             "spacy-senna.Corpus.v1 = spacy_senna.readers:create_corpus_with_inputs",

@@ -71,6 +71,8 @@ def test_components_and_no_vectors(nlp):
         "sentencizer",
         "senna_words",
         "senna_tagger",
+        "attribute_ruler",  # pos_ and morph from the tags (tests/test_bundled_attributes.py)
+        "lemmatizer",
         "senna_chunker",
         "senna_ner",
         "senna_srl",

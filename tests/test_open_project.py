@@ -154,3 +154,31 @@ def test_recased_copies_keep_tokens_and_entities(tmp_path):
         assert [t.ent_iob_ for t in copy] == [t.ent_iob_ for t in original]
     bad = subprocess.run([sys.executable, str(script), str(source), str(out), "--lower", "0.8"])
     assert bad.returncode != 0
+
+
+def test_add_attributes_covers_every_tag_and_rebuilds_the_bundled_rules(load_script):
+    """scripts/add_attributes.py maps every tag senna_tagger predicts, and run again on the
+    bundled pipeline (with its own tables: spacy-lookups-data is only needed to build)
+    gives the same components, rules and config: the pipeline is what the script builds."""
+    add_attributes = load_script(PROJECT / "scripts" / "add_attributes.py")
+    nlp = spacy.load(bundled_path())
+    assert set(nlp.get_pipe("senna_tagger").labels) | {"_SP"} <= set(add_attributes.TAG_MAP)
+    config, patterns = nlp.config.to_str(), nlp.get_pipe("attribute_ruler").patterns
+    names, sources = nlp.pipe_names, nlp.meta["sources"]
+    add_attributes.add_attributes(nlp, lookups=nlp.get_pipe("lemmatizer").lookups)
+    assert nlp.pipe_names == names and nlp.meta["sources"] == sources
+    assert nlp.get_pipe("attribute_ruler").patterns == patterns
+    assert nlp.config.to_str() == config
+
+
+def test_attribute_scores_count_every_token(load_script):
+    evaluate_attributes = load_script(PROJECT / "scripts" / "evaluate_attributes.py")
+    vocab = Vocab()
+    gold = Doc(vocab, words=["Cats", "ran"], tags=["NNS", "VBD"], pos=["NOUN", "VERB"])
+    gold[0].lemma_, gold[1].lemma_ = "cat", "run"
+    got = Doc(vocab, words=["Cats", "ran"], tags=["NNS", "VBN"], pos=["NOUN", "VERB"])
+    got[0].lemma_, got[1].lemma_ = "Cat", "ran"
+    scores = evaluate_attributes._scores([(got, gold)])
+    assert scores == {"tokens": 2, "tag": 50.0, "pos": 100.0, "lemma": 0.0, "lemma_ci": 50.0}
+    table = evaluate_attributes.table([{"pipeline": "a/en_senna", **scores}])
+    assert "| en_senna | 50.00 | 100.00 | 0.00 | 50.00 |" in table

@@ -6,7 +6,9 @@
 A sentencizer first (raw text holds several sentences), then every senna component of
 each trained pipeline, in order: TAGGER CHUNKER NER SRL (trained separately), JOINT SRL
 (senna_words and the tagger, chunker and ner that share its word table, then the srl), or
-en_senna's mix, JOINT-TAGGER-CHUNKER NER SRL (the joint run without its ner).
+en_senna's mix, JOINT-TAGGER-CHUNKER NER SRL (the joint run without its ner). Right after
+senna_tagger come spaCy's attribute_ruler and rule lemmatizer (UPOS, morphology and lemmas
+from the tags; scripts/add_attributes.py, whose tables need spacy-lookups-data to build).
 The LM vectors are left out (the word tables keep their rows), the weights are stored as
 float16 unless told otherwise, and the model card and scores go into meta.json and
 README.md.
@@ -20,6 +22,7 @@ import shutil
 from pathlib import Path
 
 import spacy
+from add_attributes import add_attributes, write_license
 
 from spacy_senna.about import __version__
 from spacy_senna.storage import STORAGE_DTYPES, set_storage_dtype
@@ -76,10 +79,12 @@ def assemble(
     )
     for path in metrics:
         nlp.meta["performance"].update(json.loads(path.read_text(encoding="utf8")))
+    add_attributes(nlp)
     if output.exists():
         shutil.rmtree(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
+    write_license(output)
     if card is not None:
         shutil.copyfile(card, output / "README.md")
     size = sum(f.stat().st_size for f in output.rglob("*") if f.is_file())

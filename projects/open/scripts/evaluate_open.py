@@ -47,7 +47,7 @@ def _inference_dtype_overrides(pipeline: str, inference_dtype: str | None) -> di
         "components": {
             name: {"model": {"inference_dtype": inference_dtype}}
             for name, component in config["components"].items()
-            if "inference_dtype" in component.get("model", {})
+            if "inference_dtype" in (component.get("model") or {})  # the lemmatizer: null
         }
     }
 

@@ -1,0 +1,116 @@
+"""Score the attributes spaCy apps read, `token.pos_` (UPOS) and `token.lemma_`, on UD EWT
+test, each pipeline run on the corpus' words (gold tokens, nothing else gold).
+
+    python scripts/evaluate_attributes.py corpus/ud/en_ewt-ud-test.spacy PIPELINE... \
+        --inference-dtype float32 --output metrics/attributes-test.json
+
+UPOS accuracy against UD's UPOS, lemma accuracy as an exact match against UD's LEMMA
+(case-sensitive, as spaCy's lemma_acc) and ignoring case, and PTB tag accuracy (`tag_`).
+For en_senna (a senna_tagger, an attribute_ruler and a lemmatizer) a second row runs its
+attribute_ruler and lemmatizer on the gold PTB tags: what the rules alone lose.
+`--inference-dtype float32` scores en_senna as a CPU without native bfloat16 computes (the
+model card's figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import spacy
+from evaluate_open import _examples, _inference_dtype_overrides, write_results
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from spacy_senna.bundled import resolve_pipeline
+
+COLUMNS = (
+    ("tag", "PTB tag"),
+    ("pos", "UPOS"),
+    ("lemma", "lemma"),
+    ("lemma_ci", "lemma (any case)"),
+)
+
+
+def _scores(pairs: list[tuple[Doc, Doc]]) -> dict:
+    """Accuracies in % over every token of (predicted, reference) docs with the same words."""
+    counts = dict.fromkeys(("tag", "pos", "lemma", "lemma_ci"), 0)
+    total = 0
+    for predicted, reference in pairs:
+        assert [t.text for t in predicted] == [t.text for t in reference]
+        for got, gold in zip(predicted, reference):
+            total += 1
+            counts["tag"] += got.tag_ == gold.tag_
+            counts["pos"] += got.pos_ == gold.pos_
+            counts["lemma"] += got.lemma_ == gold.lemma_
+            counts["lemma_ci"] += got.lemma_.lower() == gold.lemma_.lower()
+    return {"tokens": total, **{k: round(100 * v / total, 2) for k, v in counts.items()}}
+
+
+def _on_gold_tags(nlp: Language, references: list[Doc]) -> list[tuple[Doc, Doc]]:
+    """The pipeline's attribute_ruler and lemmatizer alone, on the reference's PTB tags."""
+    steps = [nlp.get_pipe(name) for name in ("attribute_ruler", "lemmatizer")]
+    pairs = []
+    for reference in references:
+        words = [t.text for t in reference]
+        spaces = [bool(t.whitespace_) for t in reference]
+        doc = Doc(nlp.vocab, words=words, spaces=spaces, tags=[t.tag_ for t in reference])
+        for step in steps:
+            doc = step(doc)
+        pairs.append((doc, reference))
+    return pairs
+
+
+def evaluate(corpus: Path, pipeline: str, inference_dtype: str | None = None) -> dict:
+    """The scores of one pipeline (and of its rules on gold tags where it has them)."""
+    path = resolve_pipeline(pipeline)
+    overrides = _inference_dtype_overrides(path, inference_dtype) if Path(path).is_dir() else {}
+    nlp = spacy.load(path, config=overrides)
+    examples = _examples(nlp, corpus)
+    start = time.perf_counter()
+    docs = list(nlp.pipe(eg.predicted for eg in examples))
+    seconds = time.perf_counter() - start
+    references = [eg.reference for eg in examples]
+    results = {
+        "pipeline": pipeline,
+        "components": nlp.pipe_names,
+        "seconds": round(seconds, 1),
+        **_scores(list(zip(docs, references))),
+    }
+    if {"senna_tagger", "attribute_ruler", "lemmatizer"} <= set(nlp.pipe_names):
+        results["rules_on_gold_tags"] = _scores(_on_gold_tags(nlp, references))
+    return results
+
+
+def table(results: list[dict]) -> str:
+    """A markdown table of the accuracies."""
+    head = ["pipeline", *(title for _, title in COLUMNS)]
+    lines = ["| " + " | ".join(head) + " |", "|---" + "|---:" * len(COLUMNS) + "|"]
+    for result in results:
+        name = Path(result["pipeline"]).name
+        rows = [(name, result)]
+        if "rules_on_gold_tags" in result:
+            rows.append((f"{name}, its rules on gold PTB tags", result["rules_on_gold_tags"]))
+        for title, scores in rows:
+            cells = [title, *(f"{scores[key]:.2f}" for key, _ in COLUMNS)]
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", type=Path, help="UD EWT test as converted (.spacy)")
+    parser.add_argument("pipelines", nargs="+", metavar="PIPELINE")
+    parser.add_argument(
+        "--inference-dtype", choices=["float32", "bfloat16"], help="override the configs'"
+    )
+    parser.add_argument("--output", type=Path, required=True)
+    args = parser.parse_args()
+    results = [evaluate(args.corpus, name, args.inference_dtype) for name in args.pipelines]
+    write_results({"corpus": str(args.corpus), "results": results}, args.output)
+    print(table(results))
+
+
+if __name__ == "__main__":
+    main()
