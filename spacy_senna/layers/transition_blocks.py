@@ -23,8 +23,10 @@ from torch import Tensor
 WIDE_IN_DEGREE = 8
 #: previous scores a pruned max-plus step tries before checking its bound
 PRUNE_K = 4
-#: floats of the (rows, block rows, block columns) sums of one dense chunk
+#: floats of the (rows, block rows, block columns) sums of one dense chunk: on a CPU
+#: within its caches, on a GPU (which takes the dense steps) a few kernels per step
 DENSE_CHUNK_FLOATS = 1 << 21
+GPU_CHUNK_FLOATS = 1 << 27
 
 
 class TransitionBlocks:
@@ -108,7 +110,8 @@ class TransitionBlocks:
     def _dense_max_plus(self, prev: Tensor) -> Tensor:
         n, P = prev.shape
         out = prev.new_empty(n, self.n_wide)
-        step = max(1, DENSE_CHUNK_FLOATS // max(1, P * self.n_wide))
+        limit = GPU_CHUNK_FLOATS if prev.is_cuda else DENSE_CHUNK_FLOATS
+        step = max(1, limit // max(1, P * self.n_wide))
         for start in range(0, n, step):
             chunk = prev[start : start + step]
             out[start : start + step] = (chunk[:, :, None] + self.block).amax(dim=1)
