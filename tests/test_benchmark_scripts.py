@@ -156,3 +156,19 @@ def test_time_split_finds_each_part_and_leaves_the_functions_as_they_were(tmp_pa
             assert parts[name]["decode"] > 0, name
             # computed when read: nothing unless read
             assert (parts[name]["span probabilities"] > 0) == (read and name != "senna_tagger")
+
+
+def test_same_outputs_finds_a_changed_label_and_a_changed_probability(tmp_path, load_script):
+    script = load_script(BENCHMARKS / "same_outputs.py")
+    texts = tmp_path / "texts.txt"
+    texts.write_text("Angela Merkel visited Paris on Monday.\nHe sold the old house.\n")
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    script.dump(str(bundled_path()), texts, first, 256)
+    script.dump(str(bundled_path()), texts, second, 256)
+    a, b = (json.loads(p.read_text()) for p in (first, second))
+    same = script.compare(a, b)
+    assert same["same_labels"] and same["scores"] > 0 and same["largest"] == 0
+    b[0]["groups"]["senna_ents"][1][0] += 0.25
+    assert script.compare(a, b)["largest"] >= 0.25 - 1e-5
+    b[1]["tags"][0] = "XX"
+    assert not script.compare(a, b)["same_labels"]

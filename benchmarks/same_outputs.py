@@ -1,0 +1,84 @@
+"""Whether two spacy-senna versions label the same: every annotation of a pipeline, then a
+comparison of two such files.
+
+usage: python benchmarks/same_outputs.py dump PIPELINE TEXTS.txt OUTPUT.json [--batch-size 256]
+       python benchmarks/same_outputs.py compare A.json B.json
+
+`dump` pipes the texts (one per line) through the pipeline and writes, per doc, every
+token's tag, `doc.ents` and every span group with its probabilities (`attrs["scores"]`,
+read after labelling). Run it once with each version (e.g. an older checkout installed in
+its own virtual environment), then `compare` prints whether the labels are identical and
+the largest difference between the probabilities.
+"""
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, Dict, List
+
+import spacy
+import torch
+
+
+def dump(pipeline: str, texts: Path, output: Path, batch_size: int) -> None:
+    torch.set_num_threads(1)
+    nlp = spacy.load(pipeline)
+    lines = [line.rstrip("\n") for line in texts.open(encoding="utf8") if line.strip()]
+    docs = []
+    for doc in nlp.pipe(lines, batch_size=batch_size):
+        groups = {}
+        for key, group in doc.spans.items():
+            scores = group.attrs.get("scores")
+            spans = [[s.start, s.end, s.label_] for s in group]
+            groups[key] = [spans, None if scores is None else [float(x) for x in scores]]
+        docs.append(
+            {
+                "tags": [t.tag_ for t in doc],
+                "ents": [[e.start, e.end, e.label_] for e in doc.ents],
+                "groups": groups,
+            }
+        )
+    output.write_text(json.dumps(docs), encoding="utf8")
+
+
+def compare(first: List[Dict[str, Any]], second: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """Whether the labels are identical, and the probabilities' largest difference."""
+    same = len(first) == len(second)
+    largest, count = 0.0, 0
+    for a, b in zip(first, second):
+        spans_a = {key: value[0] for key, value in a["groups"].items()}
+        spans_b = {key: value[0] for key, value in b["groups"].items()}
+        same = same and a["tags"] == b["tags"] and a["ents"] == b["ents"] and spans_a == spans_b
+        for key, (_, scores) in a["groups"].items():
+            other = b["groups"].get(key, [None, None])[1]
+            if scores is None or other is None:
+                continue
+            count += len(scores)
+            largest = max([largest] + [abs(x - y) for x, y in zip(scores, other)])
+    return {"docs": len(first), "same_labels": same, "scores": count, "largest": largest}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    dumping = commands.add_parser("dump")
+    dumping.add_argument("pipeline")
+    dumping.add_argument("texts", type=Path)
+    dumping.add_argument("output", type=Path)
+    dumping.add_argument("--batch-size", type=int, default=256)
+    comparing = commands.add_parser("compare")
+    comparing.add_argument("first", type=Path)
+    comparing.add_argument("second", type=Path)
+    args = parser.parse_args()
+    if args.command == "dump":
+        dump(args.pipeline, args.texts, args.output, args.batch_size)
+        return
+    result = compare(*(json.loads(p.read_text(encoding="utf8")) for p in (args.first, args.second)))
+    print(
+        f"{result['docs']} docs, labels identical: {result['same_labels']}; "
+        f"{result['scores']} probabilities, largest difference {result['largest']:.2e}"
+    )
+
+
+if __name__ == "__main__":
+    main()
