@@ -15,11 +15,11 @@ from typing import Callable, Optional, Sequence
 import numpy
 import torch
 from torch import Tensor, nn
-from torch.nn.utils.rnn import PackedSequence
 
 from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
-from .recurrent import SentenceLSTM, packed_order, start_forget_gates_open
+from .predicate_rows import distance_table, row_inputs, row_lstms, row_scores
+from .recurrent import SentenceLSTM
 
 
 class PredicateHeadsNetwork(nn.Module):
@@ -88,7 +88,6 @@ class PredicateHeadsNetwork(nn.Module):
             shared=shared,
         )
         self.half_window = window_size // 2
-        self.max_distance = max_distance
         self.n_tags = n_tags
         width = self.lookup.width
         self.encoder = nn.ModuleList()
@@ -96,15 +95,9 @@ class PredicateHeadsNetwork(nn.Module):
             self.encoder.append(SentenceLSTM(width, lstm_width))
             width = 2 * lstm_width
         self.projection = nn.Linear(width, projection_width)
-        self.distance = nn.Embedding(2 * max_distance + 1, distance_width)
-        nn.init.uniform_(self.distance.weight, -1.0, 1.0)
+        self.distance = distance_table(max_distance, distance_width)
         width = projection_width * (1 + window_size) + distance_width
-        self.heads = nn.ModuleList()
-        for _ in range(head_depth):
-            lstm = nn.LSTM(width, head_width, batch_first=True, bidirectional=True)
-            start_forget_gates_open(lstm)
-            self.heads.append(lstm)
-            width = 2 * head_width
+        self.heads, width = row_lstms(width, head_width, head_depth)
         self.hidden = nn.Linear(width, hidden_width) if hidden_width else None
         self.dropout = nn.Dropout(dropout)
         self.output = nn.Linear(hidden_width or width, n_tags)
@@ -128,21 +121,5 @@ class PredicateHeadsNetwork(nn.Module):
             states = layer(self.dropout(states), sentence_rows, sentence_lengths)
         words = self.projection(self.dropout(states))  # (n_rows, projection_width)
         token_rows = sentence_rows[row_sentence]  # (R, T)
-        centre = token_rows.gather(1, row_predicate[:, None])  # (R, 1)
-        around = torch.arange(-self.half_window, self.half_window + 1, device=words.device)
-        context = words[centre + around[None]].reshape(R, 1, -1).expand(R, T, -1)
-        positions = torch.arange(T, device=words.device)
-        m = self.max_distance
-        distance = self.distance((positions[None] - row_predicate[:, None]).clamp(-m, m) + m)
-        inputs = torch.cat([words[token_rows], context, distance], dim=2)
-        cells = torch.arange(R * T, device=words.device).reshape(R, T)
-        packed_cells, batch_sizes = packed_order(cells, row_lengths.cpu())
-        out = inputs.reshape(R * T, -1)[packed_cells]
-        for lstm in self.heads:
-            out = lstm(PackedSequence(self.dropout(out), batch_sizes))[0].data
-        out = self.dropout(out)
-        if self.hidden is not None:
-            out = self.dropout(nn.functional.hardtanh(self.hidden(out)))
-        scores = self.output(out)
-        grid = scores.new_zeros(R * T, self.n_tags).index_put((packed_cells,), scores)
-        return grid.reshape(R, T, self.n_tags)
+        inputs = row_inputs(words, token_rows, row_predicate, self.half_window, self.distance)
+        return row_scores(inputs, row_lengths, self.heads, self.dropout, self.hidden, self.output)

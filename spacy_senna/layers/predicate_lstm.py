@@ -14,11 +14,10 @@ from typing import Callable, Optional, Sequence
 import numpy
 import torch
 from torch import Tensor, nn
-from torch.nn.utils.rnn import PackedSequence
 
 from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
-from .recurrent import packed_order, start_forget_gates_open
+from .predicate_rows import distance_table, row_inputs, row_lstms, row_scores
 
 
 class PredicateLSTMNetwork(nn.Module):
@@ -77,15 +76,9 @@ class PredicateLSTMNetwork(nn.Module):
         self.half_window = window_size // 2
         self.max_distance = max_distance
         self.n_tags = n_tags
-        self.distance = nn.Embedding(2 * max_distance + 1, distance_width)
-        nn.init.uniform_(self.distance.weight, -1.0, 1.0)
+        self.distance = distance_table(max_distance, distance_width)
         width = self.lookup.width * (1 + window_size) + distance_width
-        self.layers = nn.ModuleList()
-        for _ in range(lstm_depth):
-            lstm = nn.LSTM(width, lstm_width, batch_first=True, bidirectional=True)
-            start_forget_gates_open(lstm)
-            self.layers.append(lstm)
-            width = 2 * lstm_width
+        self.layers, width = row_lstms(width, lstm_width, lstm_depth)
         self.hidden = nn.Linear(width, hidden_width) if hidden_width else None
         self.dropout = nn.Dropout(dropout)
         self.output = nn.Linear(hidden_width or width, n_tags)
@@ -104,22 +97,5 @@ class PredicateLSTMNetwork(nn.Module):
             return torch.zeros(R, T, self.n_tags, device=flat_ids.device)
         x = self.lookup(flat_ids)  # (n_rows, width): sentences end to end, padding between
         token_rows = sentence_index[row_sentence] + self.half_window  # (R, T) rows of x
-        centre = token_rows.gather(1, row_predicate[:, None])  # (R, 1)
-        around = torch.arange(-self.half_window, self.half_window + 1, device=x.device)
-        context = x[centre + around[None]].reshape(R, 1, -1).expand(R, T, -1)
-        positions = torch.arange(T, device=x.device)
-        m = self.max_distance
-        distance = self.distance((positions[None] - row_predicate[:, None]).clamp(-m, m) + m)
-        states = torch.cat([x[token_rows], context, distance], dim=2)
-        # the LSTMs read the rows' real positions packed (one gather, no padded copies)
-        cells = torch.arange(R * T, device=x.device).reshape(R, T)
-        packed_cells, batch_sizes = packed_order(cells, row_lengths.cpu())
-        out = states.reshape(R * T, -1)[packed_cells]
-        for lstm in self.layers:
-            out = lstm(PackedSequence(self.dropout(out), batch_sizes))[0].data
-        out = self.dropout(out)
-        if self.hidden is not None:
-            out = self.dropout(nn.functional.hardtanh(self.hidden(out)))
-        scores = self.output(out)
-        grid = scores.new_zeros(R * T, self.n_tags).index_put((packed_cells,), scores)
-        return grid.reshape(R, T, self.n_tags)
+        inputs = row_inputs(x, token_rows, row_predicate, self.half_window, self.distance)
+        return row_scores(inputs, row_lengths, self.layers, self.dropout, self.hidden, self.output)

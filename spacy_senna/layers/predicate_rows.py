@@ -1,0 +1,81 @@
+"""The part of an SRL network that runs once per (sentence, predicate) row, shared by the
+predicate BiLSTM and the predicate heads: each word's vector with the predicate's context
+window and an embedding of the word's distance to the predicate (`row_inputs`), through
+BiLSTM layers over the row's real positions, packed, then (HardTanh ->) tag scores
+(`row_scores`).
+"""
+
+from typing import Optional, Tuple
+
+import torch
+from torch import Tensor, nn
+from torch.nn.utils.rnn import PackedSequence
+
+from .recurrent import packed_order, start_forget_gates_open
+
+
+def row_lstms(width: int, lstm_width: int, depth: int) -> Tuple[nn.ModuleList, int]:
+    """`depth` BiLSTM layers reading `width` numbers (forget gates open) and their output
+    width."""
+    layers = nn.ModuleList()
+    for _ in range(depth):
+        lstm = nn.LSTM(width, lstm_width, batch_first=True, bidirectional=True)
+        start_forget_gates_open(lstm)
+        layers.append(lstm)
+        width = 2 * lstm_width
+    return layers, width
+
+
+def distance_table(max_distance: int, width: int) -> nn.Embedding:
+    """The distance-to-predicate lookup table, -max_distance .. max_distance."""
+    table = nn.Embedding(2 * max_distance + 1, width)
+    nn.init.uniform_(table.weight, -1.0, 1.0)
+    return table
+
+
+def row_inputs(
+    words: Tensor,
+    token_rows: Tensor,
+    row_predicate: Tensor,
+    half_window: int,
+    distance: nn.Embedding,
+) -> Tensor:
+    """(R, T, width * (1 + window) + distance width): each position's word vector, its
+    row's predicate context (`half_window` words each side) and its distance.
+
+    *Shape:* words ``(n_rows, width)`` (sentences end to end, at least `half_window`
+    padding rows around each), token_rows ``(R, T)`` (each position's row of `words`),
+    row_predicate ``(R,)``
+    """
+    R, T = token_rows.shape
+    centre = token_rows.gather(1, row_predicate[:, None])  # (R, 1)
+    around = torch.arange(-half_window, half_window + 1, device=words.device)
+    context = words[centre + around[None]].reshape(R, 1, -1).expand(R, T, -1)
+    positions = torch.arange(T, device=words.device)
+    m = (distance.num_embeddings - 1) // 2
+    clipped = (positions[None] - row_predicate[:, None]).clamp(-m, m) + m
+    return torch.cat([words[token_rows], context, distance(clipped)], dim=2)
+
+
+def row_scores(
+    inputs: Tensor,
+    row_lengths: Tensor,
+    lstms: nn.ModuleList,
+    dropout: nn.Dropout,
+    hidden: Optional[nn.Linear],
+    output: nn.Linear,
+) -> Tensor:
+    """(R, T, n_tags) scores: the LSTMs read each row's real positions packed (one gather,
+    no padded copies); padding positions score 0."""
+    R, T = inputs.shape[:2]
+    cells = torch.arange(R * T, device=inputs.device).reshape(R, T)
+    packed_cells, batch_sizes = packed_order(cells, row_lengths.cpu())
+    out = inputs.reshape(R * T, -1)[packed_cells]
+    for lstm in lstms:
+        out = lstm(PackedSequence(dropout(out), batch_sizes))[0].data
+    out = dropout(out)
+    if hidden is not None:
+        out = dropout(nn.functional.hardtanh(hidden(out)))
+    scores = output(out)
+    grid = scores.new_zeros(R * T, output.out_features).index_put((packed_cells,), scores)
+    return grid.reshape(R, T, output.out_features)
