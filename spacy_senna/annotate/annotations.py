@@ -1,4 +1,5 @@
-"""A doc's annotation layers as plain data: tags, scored chunks, entities and SRL frames."""
+"""A doc's annotation layers as plain data: tags, scored chunks, entities, SRL frames and
+constituents."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ class Annotations:
     chunks: Optional[List[ScoredSpan]]
     ents: Optional[List[ScoredSpan]]
     frames: Optional[List[Frame]]
+    #: (start, end, label) of every constituent, in the group's order (outermost first)
+    constituents: Optional[List[Tuple[int, int, str]]] = None
 
 
 def read_annotations(doc: Doc, layers: Layers) -> Annotations:
@@ -55,7 +58,11 @@ def read_annotations(doc: Doc, layers: Layers) -> Annotations:
             Frame(frame.predicate.i, scored(frame.arguments))
             for frame in srl_frames(doc, layers.srl_key)
         ]
-    return Annotations(tags, chunks, ents, frames)
+    constituents = None
+    if layers.constituents_key is not None:
+        group = doc.spans[layers.constituents_key] if layers.constituents_key in doc.spans else []
+        constituents = [(span.start, span.end, span.label_) for span in group]
+    return Annotations(tags, chunks, ents, frames, constituents)
 
 
 def scored(group: "SpanGroup | Sequence[Span]") -> List[ScoredSpan]:

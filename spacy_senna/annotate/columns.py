@@ -61,14 +61,21 @@ def as_tuples(spans: Iterable[Span]) -> List[SpanLike]:
     return [(span.start, span.end, span.label_) for span in spans]
 
 
-def sentence_tokens(doc: Doc) -> List[List[int]]:
-    """Per sentence, the indices of its tokens that are not only whitespace."""
+def sentence_bounds(doc: Doc) -> List[Tuple[int, int]]:
+    """(start, end) of each sentence; the whole doc when it has no sentence boundaries."""
     bounds = [(s.start, s.end) for s in doc.sents] if doc.has_annotation("SENT_START") else []
     if not bounds and len(doc):
         bounds = [(0, len(doc))]
-    sentences = []
-    for start, end in bounds:
-        kept = [i for i in range(start, end) if not doc[i].is_space]
-        if kept:
-            sentences.append(kept)
-    return sentences
+    return bounds
+
+
+def kept_tokens(doc: Doc, start: int, end: int) -> List[int]:
+    """The indices of tokens [start, end) that are not only whitespace."""
+    return [i for i in range(start, end) if not doc[i].is_space]
+
+
+def sentence_tokens(doc: Doc) -> List[List[int]]:
+    """Per sentence, the indices of its tokens that are not only whitespace (sentences of
+    whitespace only are left out)."""
+    sentences = [kept_tokens(doc, start, end) for start, end in sentence_bounds(doc)]
+    return [kept for kept in sentences if kept]

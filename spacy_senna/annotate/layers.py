@@ -17,17 +17,20 @@ class Layers:
     ents: bool = False
     ents_scores_key: Optional[str] = None
     srl_key: Optional[str] = None
+    constituents_key: Optional[str] = None
 
 
 def pipeline_layers(nlp: Language) -> Layers:
-    """POS tags, chunks, entities and SRL frames as the pipeline's components write them.
+    """POS tags, chunks, entities, SRL frames and constituency trees as the pipeline's
+    components write them.
 
     senna_chunker writes `doc.spans[spans_key]`, senna_ner `doc.ents` with probabilities
-    in `doc.spans[scores_key]`, senna_srl frames under `spans_key`; any component that
-    assigns `token.tag` or `doc.ents` (spaCy's own tagger or ner too) counts.
+    in `doc.spans[scores_key]`, senna_srl frames under `spans_key`, senna_parser the
+    constituents under `spans_key`; any component that assigns `token.tag` or `doc.ents`
+    (spaCy's own tagger or ner too) counts.
     """
     tags = ents = False
-    chunks_key = ents_scores_key = srl_key = None
+    chunks_key = ents_scores_key = srl_key = constituents_key = None
     for name in nlp.pipe_names:
         meta = nlp.get_pipe_meta(name)
         config = nlp.get_pipe_config(name)
@@ -39,4 +42,6 @@ def pipeline_layers(nlp: Language) -> Layers:
             ents_scores_key = config.get("scores_key", "senna_ents")
         elif meta.factory == "senna_srl" and srl_key is None:
             srl_key = config.get("spans_key", "srl")
-    return Layers(tags, chunks_key, ents, ents_scores_key, srl_key)
+        elif meta.factory == "senna_parser" and constituents_key is None:
+            constituents_key = config.get("spans_key", "constituents")
+    return Layers(tags, chunks_key, ents, ents_scores_key, srl_key, constituents_key)

@@ -1,6 +1,7 @@
 """`conll`: tab-separated CoNLL columns, one line per token, a blank line per sentence.
 
-Token, POS, chunk (CoNLL-2000 IOB2: B-NP I-NP), NER (IOB2), then for SRL the CoNLL-2005
+Token, POS, chunk (CoNLL-2000 IOB2: B-NP I-NP), the CoNLL-2005 full-syntax column of the
+constituency tree (`(S1(S(NP*`, see ../psg.py), NER (IOB2), then for SRL the CoNLL-2005
 props columns: the predicate's word or "-", and one start-end column per predicate
 ((A0* * *), (V*)). Only the layers the pipeline writes are printed.
 """

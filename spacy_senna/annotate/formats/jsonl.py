@@ -2,9 +2,11 @@
 
 `{"text", "meta" (JSONL input's other keys), "tokens": [{"text", "start", "end", "tag"}],
 "sents": [[start, end]], "chunks"/"ents": [{"start", "end", "label", "text", "score"}],
-"frames": [{"predicate", "verb", "arguments": [...]}]}`; spans are token offsets (end
-exclusive), scores the components' probabilities rounded to 4 places. Keys of layers the
-pipeline does not write are left out.
+"frames": [{"predicate", "verb", "arguments": [...]}], "parse": [tree]}`; spans are token
+offsets (end exclusive), scores the components' probabilities rounded to 4 places; "parse"
+holds one bracketed tree per sentence (the whole doc without sentence boundaries), over
+its non-whitespace tokens, as `span._.parse_string` writes it. Keys of layers the pipeline
+does not write are left out.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any, Dict, List, Optional
 from spacy.tokens import Doc
 
 from ..annotations import ScoredSpan, read_annotations
+from ..columns import kept_tokens, sentence_bounds
+from ..psg import parse_string
 from .base import DocFormat
 
 
@@ -52,6 +56,11 @@ class JsonlFormat(DocFormat):
                     "arguments": _spans(doc, frame.arguments),
                 }
                 for frame in annotations.frames
+            ]
+        if annotations.constituents is not None:
+            record["parse"] = [
+                parse_string(doc, annotations.constituents, kept_tokens(doc, start, end))
+                for start, end in sentence_bounds(doc)
             ]
         return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf8")
 
