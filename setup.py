@@ -14,6 +14,7 @@ setup(
             "senna_srl = spacy_senna.pipeline.srl:make_senna_srl",
             "senna_words = spacy_senna.pipeline.words:make_senna_words",
             "senna_attribute_ruler = spacy_senna.pipeline.attribute_map:make_senna_attribute_ruler",
+            "senna_lemmatizer = spacy_senna.pipeline.lemmas:make_senna_lemmatizer",
             "senna_parser = spacy_senna.pipeline.parser:make_senna_parser",
         ],
         "spacy_architectures": [

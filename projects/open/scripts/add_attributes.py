@@ -11,7 +11,8 @@
   following UD English-EWT's annotation. A table written for this project from the PTB and
   UD guidelines; the choices where they differ follow how UD English-EWT v2.16 annotates its
   train set.
-* spaCy's English `lemmatizer` in "rule" mode (it reads `pos_` and `morph`), with the
+* spaCy's English `lemmatizer` in "rule" mode (it reads `pos_` and `morph`; spacy-senna's
+  `senna_lemmatizer` factory, which gives the same lemmas a batch at a time), with the
   tables lemma_rules, lemma_exc and lemma_index of spacy-lookups-data (MIT; derived from
   WordNet 3.0, whose license goes into the lemmatizer's folder) stored in the pipeline: the
   package spacy-lookups-data is needed here, to build, not to load or run the pipeline.
@@ -37,6 +38,8 @@ RULER = "attribute_ruler"
 #: the ruler's factory: spaCy's AttributeRuler, applied with arrays (same patterns and outputs)
 RULER_FACTORY = "senna_attribute_ruler"
 LEMMATIZER = "lemmatizer"
+#: the lemmatizer's factory: spaCy's English rule lemmatizer, by distinct key (same outputs)
+LEMMATIZER_FACTORY = "senna_lemmatizer"
 LEMMA_TABLES = ("lemma_rules", "lemma_exc", "lemma_index")
 LICENSE_NAME = "WordNet-LICENSE.txt"
 SOURCE = (
@@ -341,7 +344,9 @@ def add_attributes(nlp: Language, lookups: Lookups | None = None) -> None:
     weights = {**nlp.config["training"]["score_weights"], "lemma_acc": 0.0}
     ruler = nlp.add_pipe(RULER_FACTORY, name=RULER, after=AFTER)
     ruler.add_patterns(attribute_patterns())
-    lemmatizer = nlp.add_pipe(LEMMATIZER, after=RULER, config={"mode": "rule"})
+    lemmatizer = nlp.add_pipe(
+        LEMMATIZER_FACTORY, name=LEMMATIZER, after=RULER, config={"mode": "rule"}
+    )
     lemmatizer.initialize(lookups=lookups if lookups is not None else _lemma_lookups())
     nlp._config["training"]["score_weights"] = weights
     sources = [s for s in nlp.meta.get("sources", []) if not s.startswith(SOURCE[:30])]

@@ -1,0 +1,215 @@
+"""senna_lemmatizer: spaCy's English lemmatizer (same config, tables, serialization and
+outputs) that lemmatizes a whole batch of docs with arrays.
+
+In "rule" mode a token's lemma depends only on its (ORTH, POS, MORPH) and the tables, so this
+subclass reads those columns with `Doc.to_array`, resolves each distinct key once (with the
+parent's `lemmatize` on one token that has it, then from a bounded cache across calls) and
+writes LEMMA back with `Doc.from_array`. Other modes run spaCy's per-token loop.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Optional, Union
+
+import numpy as np
+from spacy import util
+from spacy.attrs import LEMMA, MORPH, ORTH, POS
+from spacy.errors import Errors, Warnings
+from spacy.lang.en.lemmatizer import EnglishLemmatizer
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.util import SimpleFrozenList
+from spacy.vocab import Vocab
+from thinc.api import Model
+
+COLUMNS = [ORTH, POS, MORPH, LEMMA]
+#: odd multipliers that mix (ORTH, POS, MORPH) into one 64-bit number
+MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
+
+
+@Language.factory(
+    "senna_lemmatizer",
+    assigns=["token.lemma"],
+    default_config={
+        "model": None,
+        "mode": "rule",
+        "overwrite": False,
+        "scorer": {"@scorers": "spacy.lemmatizer_scorer.v1"},
+    },
+    default_score_weights={"lemma_acc": 1.0},
+)
+def make_senna_lemmatizer(
+    nlp: Language,
+    model: Optional[Model],
+    name: str,
+    mode: str,
+    overwrite: bool,
+    scorer: Optional[Callable],
+) -> "SennaLemmatizer":
+    """spaCy's English `lemmatizer`, applied with arrays in "rule" mode."""
+    return SennaLemmatizer(nlp.vocab, model, name, mode=mode, overwrite=overwrite, scorer=scorer)
+
+
+class SennaLemmatizer(EnglishLemmatizer):
+    """An EnglishLemmatizer that lemmatizes batches of docs by distinct (ORTH, POS, MORPH)."""
+
+    #: the most keys cached; the cache starts over when it would hold more
+    max_cached: int = 200_000
+
+    def __init__(self, vocab: Vocab, model: Optional[Model], name: str = "lemmatizer", **kwargs):
+        super().__init__(vocab, model, name, **kwargs)
+        self.clear_cache()
+
+    def clear_cache(self) -> None:
+        """Forget the cached lemmas (the tables changed)."""
+        # sorted by a 64-bit mix of the key; the key itself is compared on every hit
+        self._mixed = np.zeros(0, dtype=np.uint64)
+        self._keys = np.zeros((0, 3), dtype=np.uint64)
+        self._hashes = np.zeros(0, dtype=np.uint64)
+        self._texts = np.zeros(0, dtype=object)
+        # lemma strings added to the StringStore inside a memory zone, to add again outside
+        self._transient = np.zeros(0, dtype=bool)
+        self.cache.clear()
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Set the lemmas of `doc`'s tokens."""
+        if self.mode != "rule":
+            return super().__call__(doc)
+        if not self._validated:
+            self._validate_tables(Errors.E1004)
+        error_handler = self.get_error_handler()
+        try:
+            self._lemmatize_docs([doc])
+            return doc
+        except Exception as e:
+            return error_handler(self.name, self, [doc], e)
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        """Lemmatize the docs of `stream` a batch at a time."""
+        if self.mode != "rule":
+            yield from super().pipe(stream, batch_size=batch_size)
+            return
+        if not self._validated:
+            self._validate_tables(Errors.E1004)
+        error_handler = self.get_error_handler()
+        for docs in util.minibatch(stream, size=batch_size):
+            try:
+                self._lemmatize_docs(docs)
+                yield from docs
+            except Exception as e:
+                error_handler(self.name, self, docs, e)
+
+    def _lemmatize_docs(self, docs: list[Doc]) -> None:
+        """Set the lemmas of the tokens of `docs` (those without one, unless overwrite)."""
+        docs = [doc for doc in docs if len(doc)]
+        if not docs:
+            return
+        arrays = [doc.to_array(COLUMNS) for doc in docs]
+        data = np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
+        todo = np.arange(len(data)) if self.overwrite else np.flatnonzero(data[:, 3] == 0)
+        if not todo.size:
+            return
+        keys = data[todo, :3]
+        if not keys[:, 1].all():
+            warnings.warn(Warnings.W108)
+        mixed, first, inverse = np.unique(_mix(keys), return_index=True, return_inverse=True)
+        starts = np.cumsum([0, *map(len, arrays)])
+        slots = self._find(mixed, keys[first])
+        hits = slots >= 0
+        hashes = np.zeros(len(mixed), dtype=np.uint64)
+        hashes[hits] = self._hashes[slots[hits]]
+        self._keep_strings(slots[hits])
+        missing = np.flatnonzero(~hits)
+        if missing.size:
+            rows = todo[first[missing]]
+            hashes[missing] = self._add(mixed[missing], keys[first[missing]], docs, starts, rows)
+        inverse = inverse.reshape(-1)
+        lemmas = np.ascontiguousarray(data[:, 3])
+        lemmas[todo] = hashes[inverse]
+        # tokens whose key only shares its mix with the key that stood for them
+        odd = todo[(keys != keys[first][inverse]).any(axis=1)]
+        if odd.size:
+            add = self.vocab.strings.add
+            lemmas[odd] = [add(text) for text in self._lemmatize_rows(docs, starts, odd)]
+        bounds = starts.tolist()
+        for doc, start, end in zip(docs, bounds[:-1], bounds[1:]):
+            doc.from_array([LEMMA], lemmas[start:end])
+
+    def _find(self, mixed: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """The cache slots of the distinct sorted `mixed` with their `keys`, -1 if none."""
+        slots = np.searchsorted(self._mixed, mixed)
+        found = slots < len(self._mixed)
+        found[found] = self._mixed[slots[found]] == mixed[found]
+        found[found] = (self._keys[slots[found]] == keys[found]).all(axis=1)
+        return np.where(found, slots, -1)
+
+    def _add(
+        self,
+        mixed: np.ndarray,
+        keys: np.ndarray,
+        docs: list[Doc],
+        starts: np.ndarray,
+        rows: np.ndarray,
+    ) -> np.ndarray:
+        """Lemmatize one token of each missing key (row of the batch), cache the lemmas and
+        return their string hashes."""
+        if len(self._mixed) + len(mixed) > self.max_cached:
+            self.clear_cache()
+        texts = self._lemmatize_rows(docs, starts, rows)
+        add = self.vocab.strings.add
+        hashes = np.array([add(text) for text in texts], dtype=np.uint64)
+        # a key whose mix another cached key has is not cached: lemmatized every time
+        new = np.searchsorted(self._mixed, mixed) == np.searchsorted(self._mixed, mixed, "right")
+        at = np.searchsorted(self._mixed, mixed[new])
+        self._mixed = np.insert(self._mixed, at, mixed[new])
+        self._keys = np.insert(self._keys, at, keys[new], axis=0)
+        self._hashes = np.insert(self._hashes, at, hashes[new])
+        self._texts = np.insert(self._texts, at, np.array(texts, dtype=object)[new])
+        self._transient = np.insert(self._transient, at, self.vocab.in_memory_zone)
+        return hashes
+
+    def _lemmatize_rows(self, docs: list[Doc], starts: np.ndarray, rows: np.ndarray) -> list[str]:
+        """The parent's lemmas of the tokens in `rows` of the batch (`starts`: doc offsets)."""
+        indices = (np.searchsorted(starts, rows, side="right") - 1).tolist()
+        offsets = (rows - starts[indices]).tolist()
+        return [self.lemmatize(docs[i][j])[0] for i, j in zip(indices, offsets)]
+
+    def _keep_strings(self, slots: np.ndarray) -> None:
+        """Add the lemma strings of `slots` to the StringStore where a memory zone may have
+        dropped them (in a zone: all of them; outside: those first added in one)."""
+        if self.vocab.in_memory_zone:
+            used = slots
+        else:
+            used = slots[self._transient[slots]]
+            self._transient[used] = False
+        add = self.vocab.strings.add
+        for text in self._texts[used].tolist():
+            add(text)
+
+    def initialize(self, *args: Any, **kwargs: Any) -> None:
+        """Load the tables as the parent does, forgetting cached lemmas."""
+        self.clear_cache()
+        super().initialize(*args, **kwargs)
+
+    def from_disk(
+        self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> "SennaLemmatizer":
+        """Load the tables from disk, forgetting cached lemmas."""
+        self.clear_cache()
+        return super().from_disk(path, exclude=exclude)
+
+    def from_bytes(
+        self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
+    ) -> "SennaLemmatizer":
+        """Load the tables from bytes, forgetting cached lemmas."""
+        self.clear_cache()
+        return super().from_bytes(bytes_data, exclude=exclude)
+
+
+def _mix(keys: np.ndarray) -> np.ndarray:
+    """A 64-bit mix of each (ORTH, POS, MORPH) row: equal keys, equal mixes."""
+    with np.errstate(over="ignore"):
+        products = keys * MIX
+    return products[:, 0] ^ (products[:, 1] + (products[:, 2] >> np.uint64(7)))
