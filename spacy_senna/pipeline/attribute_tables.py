@@ -236,11 +236,16 @@ class AttributeTables:
         rows: np.ndarray,
         strings: StringStore,
     ) -> None:
-        """Fill the `rows` of the tokens at `misses`; each new hash becomes an entry."""
+        """Fill the `rows` of the tokens at `misses`, resolving each distinct set of
+        values once; each new hash becomes an entry."""
         keys, entry_rows = self._entries
+        values, first, inverse = np.unique(
+            data[misses], axis=0, return_index=True, return_inverse=True
+        )
+        resolved = np.array([self._row(v, strings) for v in values.tolist()], dtype=np.int64)
+        rows[misses] = resolved[inverse.reshape(-1)]
         new_keys, new_rows = [], []
-        for i in misses.tolist():
-            rows[i] = self._row(data[i].tolist(), strings)
+        for i in misses[first].tolist():
             h = int(hashes[i])
             if h not in self._by_hash:
                 self._by_hash[h] = len(entry_rows) + len(new_rows)
