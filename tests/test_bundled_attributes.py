@@ -5,6 +5,7 @@ sentences were written for these tests."""
 
 import importlib.abc
 import importlib.metadata
+import json
 import sys
 
 import pytest
@@ -12,6 +13,10 @@ import spacy
 import spacy.lookups
 import spacy.pipeline.lemmatizer
 
+from spacy_senna.annotate.formats import get_format
+from spacy_senna.annotate.layers import pipeline_layers
+from spacy_senna.annotate.settings import AnnotateSettings
+from spacy_senna.annotate.worker import load_for_annotation
 from spacy_senna.bundled import bundled_path, load
 
 #: the 17 universal POS tags of Universal Dependencies, and spaCy's SPACE
@@ -125,3 +130,28 @@ def test_wordnet_license_ships_with_the_tables(nlp):
     text = (bundled_path() / "lemmatizer" / "WordNet-LICENSE.txt").read_text(encoding="utf8")
     assert "WordNet 3.0 Copyright 2006 by Princeton University" in text
     assert any("WordNet" in source for source in nlp.meta["sources"])
+
+
+@pytest.mark.parametrize("name", ["senna", "conll", "jsonl"])
+def test_annotate_skips_the_attributes_only_where_its_format_drops_them(nlp, name):
+    """SENNA's and CoNLL's columns hold no `pos_` or `lemma_`: annotate leaves out the
+    attribute ruler and lemmatizer and writes the same columns; jsonl writes them."""
+    loaded = load_for_annotation(str(bundled_path()), AnnotateSettings(format=name), gpu_id=-1)
+    skipped = {"attribute_ruler", "lemmatizer"}.isdisjoint(loaded.pipe_names)
+    assert skipped == (name != "jsonl")
+    text = TEXTS[1]
+    outputs = [
+        get_format(name)(pipeline_layers(pipeline)).add(pipeline(text)).decode("utf8")
+        for pipeline in (loaded, nlp)
+    ]
+    if name == "jsonl":
+        tokens = [json.loads(output)["tokens"] for output in outputs]
+        assert tokens[0] == tokens[1]
+        assert [(t["pos"], t["lemma"]) for t in tokens[0][:4]] == [
+            ("PRON", "she"),
+            ("AUX", "have"),
+            ("VERB", "write"),
+            ("NUM", "two"),
+        ]
+    else:
+        assert outputs[0] == outputs[1]

@@ -7,7 +7,9 @@ import traceback
 from pathlib import Path
 from typing import List, Optional, Union
 
+from spacy.attrs import LEMMA, MORPH, POS
 from spacy.language import Language
+from spacy.pipeline import AttributeRuler
 
 from .formats import get_format
 from .layers import pipeline_layers
@@ -17,6 +19,9 @@ from .records import InputError, Record, read_records
 from .results import ShardResult, count_words, peak_rss_mib
 from .settings import AnnotateSettings
 from .shards import Shard
+
+#: the token attributes set by the components annotate may skip, as a feature names them
+READ_ATTRIBUTES = {"pos_", "pos", "morph", "lemma_", "lemma"}
 
 
 def annotate_shard(
@@ -95,7 +100,8 @@ def _os_error(err: OSError) -> str:
 def load_for_annotation(pipeline: str, settings: AnnotateSettings, gpu_id: int) -> Language:
     """`load_pipeline` with the annotate run's sentence, token and length settings; span
     labelers skip their span probabilities where the output format holds none, and
-    compute them with the spans where it holds every one."""
+    compute them with the spans where it holds every one; the components that only set
+    `pos_`, `morph` and `lemma_` are skipped where it holds none of those."""
     nlp = load_pipeline(
         pipeline,
         gpu_id=gpu_id,
@@ -103,8 +109,43 @@ def load_for_annotation(pipeline: str, settings: AnnotateSettings, gpu_id: int) 
         pretokenized=settings.pretokenized,
         max_doc_chars=settings.max_doc_chars,
     )
-    set_span_scores(nlp, "eager" if get_format(settings.format).writes_scores else False)
+    output_format = get_format(settings.format)
+    set_span_scores(nlp, "eager" if output_format.writes_scores else False)
+    if not output_format.writes_token_attributes:
+        for name in unread_attribute_components(nlp):
+            nlp.disable_pipe(name)
     return nlp
+
+
+def unread_attribute_components(nlp: Language) -> List[str]:
+    """The components that only set `pos_`, `morph` and `lemma_` (a lemmatizer, an
+    attribute ruler whose rules set nothing else) when every component after them is one
+    of those or a senna labeler whose features read none of them: their work would not
+    be written."""
+    only_attributes = [sets_only_attributes(nlp, name) for name in nlp.pipe_names]
+    names = []
+    for i, name in enumerate(nlp.pipe_names):
+        later = zip(nlp.pipe_names[i + 1 :], only_attributes[i + 1 :])
+        if only_attributes[i] and all(
+            skipped
+            or not READ_ATTRIBUTES.intersection(
+                getattr(nlp.get_pipe(other), "input_attrs", READ_ATTRIBUTES)
+            )
+            for other, skipped in later
+        ):
+            names.append(name)
+    return names
+
+
+def sets_only_attributes(nlp: Language, name: str) -> bool:
+    """Whether the component `name` sets nothing but `pos_`, `morph` and `lemma_`."""
+    factory = nlp.get_pipe_meta(name).factory
+    if factory in ("lemmatizer", "senna_lemmatizer"):
+        return True
+    component = nlp.get_pipe(name)
+    return isinstance(component, AttributeRuler) and all(
+        attr in (POS, MORPH, LEMMA) for attrs in component.attrs for attr in attrs
+    )
 
 
 def set_span_scores(nlp: Language, setting: Union[bool, str]) -> None:

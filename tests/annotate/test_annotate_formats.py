@@ -11,7 +11,7 @@ from spacy_senna.annotate.formats import get_format
 from spacy_senna.annotate.layers import Layers, pipeline_layers
 from spacy_senna.annotate.loading import load_pipeline
 from spacy_senna.annotate.settings import AnnotateSettings
-from spacy_senna.annotate.worker import load_for_annotation
+from spacy_senna.annotate.worker import load_for_annotation, unread_attribute_components
 
 TEXT = "Acme Corp hired Anna Lee and left London."
 # token, POS, CHK, NER, verb, SRL of "hired", SRL of "left" (SENNA's IOBES)
@@ -168,3 +168,19 @@ def test_annotate_computes_span_probabilities_only_for_a_format_that_writes_them
     assert all(c.scores_mode == expected for c in labelers)
     if name != "spacy":
         assert render(loaded, name, TEXT) == render(nlp, name, TEXT)
+
+
+@pytest.mark.parametrize(
+    "rule_attrs, after, skipped",
+    [
+        ({"POS": "NOUN", "LEMMA": "x"}, None, ["attribute_ruler"]),
+        ({"TAG": "NN"}, None, []),  # a tag is written by the column formats
+        ({"POS": "NOUN"}, "entity_ruler", []),  # its patterns may read POS
+    ],
+)
+def test_annotate_skips_only_attribute_components_nothing_reads(rule_attrs, after, skipped):
+    blank = English()
+    blank.add_pipe("attribute_ruler").add([[{"LOWER": "acme"}]], rule_attrs)
+    if after:
+        blank.add_pipe(after)
+    assert unread_attribute_components(blank) == skipped

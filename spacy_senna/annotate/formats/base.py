@@ -16,6 +16,9 @@ class DocFormat:
     #: whether the output holds the span probabilities (`attrs["scores"]`); annotate
     #: skips computing them for a format that does not
     writes_scores = False
+    #: whether the output holds `pos_`, `morph` and `lemma_`; annotate skips the
+    #: components that only write those for a format that does not
+    writes_token_attributes = False
 
     def __init__(self, layers: Layers) -> None:
         self.layers = layers

@@ -17,6 +17,7 @@ from .base import DocFormat
 class DocBinFormat(DocFormat):
     extension = "spacy"
     writes_scores = True
+    writes_token_attributes = True
 
     def __init__(self, layers: Layers) -> None:
         super().__init__(layers)

@@ -1,6 +1,7 @@
 """`jsonl`: one JSON object per doc with tokens, tags, scored spans and SRL frames.
 
-`{"text", "meta" (JSONL input's other keys), "tokens": [{"text", "start", "end", "tag"}],
+`{"text", "meta" (JSONL input's other keys), "tokens": [{"text", "start", "end", "tag",
+"pos", "morph", "lemma"}],
 "sents": [[start, end]], "chunks"/"ents": [{"start", "end", "label", "text", "score"}],
 "frames": [{"predicate", "verb", "arguments": [...]}], "parse": [tree]}`; spans are token
 offsets (end exclusive), scores the components' probabilities rounded to 4 places; "parse"
@@ -21,16 +22,21 @@ from ..columns import kept_tokens, sentence_bounds
 from ..psg import parse_string
 from .base import DocFormat
 
+#: the token attributes written when the pipeline sets them: (key, Token attribute, column)
+ATTRIBUTES = (("pos", "pos_", "POS"), ("morph", "morph", "MORPH"), ("lemma", "lemma_", "LEMMA"))
+
 
 class JsonlFormat(DocFormat):
     extension = "jsonl"
     writes_scores = True
+    writes_token_attributes = True
 
     def add(self, doc: Doc, meta: Optional[Dict[str, Any]] = None) -> bytes:
         annotations = read_annotations(doc, self.layers)
         record: Dict[str, Any] = {"text": doc.text}
         if meta is not None:
             record["meta"] = meta
+        attributes = [(key, attr) for key, attr, column in ATTRIBUTES if doc.has_annotation(column)]
         tokens = []
         for token in doc:
             entry: Dict[str, Any] = {
@@ -40,6 +46,8 @@ class JsonlFormat(DocFormat):
             }
             if annotations.tags is not None:
                 entry["tag"] = annotations.tags[token.i]
+            for key, attr in attributes:
+                entry[key] = str(getattr(token, attr))
             tokens.append(entry)
         record["tokens"] = tokens
         if doc.has_annotation("SENT_START"):
