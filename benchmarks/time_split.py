@@ -3,6 +3,7 @@ span probabilities and the rest, next to a baseline pipeline's whole time.
 
 usage: python benchmarks/time_split.py SENNA_PIPELINE DATA.spacy [--baseline PIPELINE]
        [--rounds 3] [--batch-size 256] [--json FILE] [--read-scores]
+       [--span-scores {lazy,eager,off}]
 
 The docs are fresh copies of the data's words, piped in batches as compare_speed.py does,
 after one warm-up pass; each figure is the median over the rounds. The parts are timed
@@ -16,7 +17,8 @@ by wrapping, in this process only, the functions every senna component goes thro
   components compute them when first read (`span_scores = true`), so they cost nothing
   here unless `--read-scores` reads every one after each component (their time then also
   holds the network's second pass over the docs they need); with `span_scores = "eager"`
-  they are computed with the spans;
+  they are computed with the spans (`--span-scores eager` sets that on every component
+  that has the setting, as annotate's jsonl and spacy formats do);
 - rest: everything else in the component (whitespace handling, rows, writing the Doc).
 
 `--baseline` also times a second pipeline (e.g. spaCy's anchor) whole, alternating rounds
@@ -164,8 +166,18 @@ def main() -> None:
     parser.add_argument(
         "--read-scores", action="store_true", help="read every span probability (see above)"
     )
+    parser.add_argument(
+        "--span-scores",
+        choices=["lazy", "eager", "off"],
+        help="set every component's span_scores (default: as the pipeline has it)",
+    )
     args = parser.parse_args()
     nlp = spacy.load(args.pipeline)
+    if args.span_scores:
+        setting = {"lazy": True, "eager": "eager", "off": False}[args.span_scores]
+        for _, component in nlp.pipeline:
+            if hasattr(component, "span_scores"):
+                component.span_scores = setting
     baseline = spacy.load(args.baseline) if args.baseline else None
     words = [[t.text for t in doc] for doc in DocBin().from_disk(args.data).get_docs(nlp.vocab)]
     n_words = sum(len(w) for w in words)
