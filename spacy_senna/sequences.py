@@ -118,6 +118,22 @@ def occurrence_groups(
     return torch.from_numpy(pairs.astype("int64"))
 
 
+def predicate_sentences(doc: Doc, predicates: Sequence[int]) -> List[Tuple[int, int]]:
+    """(start, end) of each predicate's sentence (the whole doc when it has no sentence
+    boundaries); a ValueError for a predicate outside the doc."""
+    for p in predicates:
+        if not 0 <= p < len(doc):
+            raise ValueError(f"Predicate index {p} is outside the doc ({len(doc)} tokens).")
+    if not doc.has_annotation("SENT_START"):
+        return [(0, len(doc))] * len(predicates)
+    is_start = doc.to_array(SENT_START) == 1
+    is_start[0] = True
+    starts = numpy.flatnonzero(is_start)
+    ends = numpy.append(starts[1:], len(doc))
+    which = numpy.searchsorted(starts, numpy.asarray(predicates), side="right") - 1
+    return list(zip(starts[which].tolist(), ends[which].tolist()))
+
+
 def featurize_predicates(model: Model, pairs: Sequence[Tuple[Doc, List[int]]], train: bool):
     """Flat ids and sentence index of every sentence holding a predicate, and per row
     (one per predicate): its sentence, predicate offset in it, and length."""
@@ -133,17 +149,14 @@ def featurize_predicates(model: Model, pairs: Sequence[Tuple[Doc, List[int]]], t
         if doc_predicates:
             ids = next(all_ids)
             piece_of = {}
-            for p in doc_predicates:
-                if not 0 <= p < len(doc):
-                    raise ValueError(f"Predicate index {p} is outside the doc ({len(doc)} tokens).")
-                sent = doc[p].sent if doc.has_annotation("SENT_START") else doc[:]
-                if sent.start not in piece_of:
-                    piece_of[sent.start] = len(pieces)
-                    pieces.append(ids[sent.start : sent.end])
-                row_sentence.append(piece_of[sent.start])
-                row_predicate.append(p - sent.start)
-                lengths.append(len(sent))
-                doc_bounds.append((sent.start, sent.end))
+            for p, (start, end) in zip(doc_predicates, predicate_sentences(doc, doc_predicates)):
+                if start not in piece_of:
+                    piece_of[start] = len(pieces)
+                    pieces.append(ids[start:end])
+                row_sentence.append(piece_of[start])
+                row_predicate.append(p - start)
+                lengths.append(end - start)
+                doc_bounds.append((start, end))
         bounds.append(doc_bounds)
         predicates.append(list(doc_predicates))
     flat, index = flatten_windows(pieces, model.attrs["window_size"] // 2)

@@ -346,4 +346,3 @@ class CRF(nn.Module):
                 paths, scores = viterbi(packed, blocks, transitions)
                 return paths[:, None], scores[:, None]
             return kbest_viterbi(folded, transitions, lengths, k)
-

@@ -12,7 +12,7 @@ copies (`example_words_only`), so the networks never learn from a whitespace tok
 from typing import List, Optional, Sequence, Tuple
 
 import numpy
-from spacy.attrs import IS_SPACE, TAG
+from spacy.attrs import IS_SPACE, SENT_START, TAG
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
 
@@ -32,18 +32,16 @@ def words_only(doc: Doc, attrs: Sequence[str] = ()) -> Tuple[Doc, Optional[numpy
         return doc, None
     kept = numpy.flatnonzero(~is_space)
     spaces = [bool(doc[i].whitespace_) or bool(i + 1 < len(doc) and is_space[i + 1]) for i in kept]
-    words = Doc(doc.vocab, words=[doc[i].text for i in kept], spaces=spaces)
+    words = Doc(
+        doc.vocab,
+        words=[doc[i].text for i in kept],
+        spaces=spaces,
+        sent_starts=_kept_sentence_starts(doc, kept),
+    )
     if len(kept) and doc.has_annotation("TAG"):
         words.from_array([TAG], doc.to_array([TAG])[kept].reshape(-1, 1))
     for attr in set(attrs) - {"tag_"}:  # tags are copied above, as one array
         _copy_attr(doc, words, kept, attr)
-    if len(kept) and doc.has_annotation("SENT_START"):
-        sentence = numpy.zeros(len(doc), dtype="int64")
-        for k, sent in enumerate(doc.sents):
-            sentence[sent.start : sent.end] = k
-        ids = sentence[kept]
-        for token, starts in zip(words, [True, *(ids[1:] != ids[:-1])]):
-            token.is_sent_start = bool(starts)
     words_before = numpy.concatenate([[0], numpy.cumsum(~is_space)])
     for key, group in doc.spans.items():
         spans = []
@@ -60,6 +58,17 @@ def example_words_only(example: Example, attrs: Sequence[str] = ()) -> Example:
     kept: spaCy's alignment skips whitespace, so the gold lands on the same words)."""
     words, kept = words_only(example.predicted, attrs)
     return example if kept is None else Example(words, example.reference)
+
+
+def _kept_sentence_starts(doc: Doc, kept: numpy.ndarray) -> Optional[List[bool]]:
+    """Per kept token, whether it starts a sentence of `doc` (the first kept token of
+    each; a sentence of whitespace only disappears); None when `doc` has none."""
+    if not len(kept) or not doc.has_annotation("SENT_START"):
+        return None
+    starts = doc.to_array(SENT_START) == 1
+    starts[0] = True
+    sentence = numpy.cumsum(starts)[kept]
+    return [True, *(sentence[1:] != sentence[:-1]).tolist()]
 
 
 def _copy_attr(doc: Doc, words: Doc, kept: numpy.ndarray, attr: str) -> None:
