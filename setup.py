@@ -15,6 +15,7 @@ setup(
             "senna_words = spacy_senna.pipeline.words:make_senna_words",
             "senna_attribute_ruler = spacy_senna.pipeline.attribute_map:make_senna_attribute_ruler",
             "senna_lemmatizer = spacy_senna.pipeline.lemmas:make_senna_lemmatizer",
+            "senna_sentencizer = spacy_senna.pipeline.sentences:make_senna_sentencizer",
             "senna_parser = spacy_senna.pipeline.parser:make_senna_parser",
         ],
         "spacy_architectures": [

@@ -82,7 +82,7 @@ def load_pipeline(
     if pretokenized:
         nlp.tokenizer = WhitespaceTokenizer(nlp.vocab)
     if sentences == "split" and not sets_sentences(nlp):
-        nlp.add_pipe("sentencizer", first=True)
+        nlp.add_pipe("senna_sentencizer", name="sentencizer", first=True)
     nlp.max_length = max(nlp.max_length, max_doc_chars + 1)
     return nlp
 

@@ -46,7 +46,7 @@ def assemble(
     sources: list[str], output: Path, metrics: list[Path], card: Path | None, storage: str
 ) -> None:
     nlp = spacy.blank("en")
-    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("senna_sentencizer", name="sentencizer")
     for path in sources:
         trained = spacy.load(path)
         for name in trained.pipe_names:
