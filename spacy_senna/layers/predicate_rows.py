@@ -11,6 +11,7 @@ import torch
 from torch import Tensor, nn
 from torch.nn.utils.rnn import PackedSequence
 
+from .precision import autocast
 from .recurrent import packed_order, start_forget_gates_open
 
 
@@ -64,18 +65,21 @@ def row_scores(
     dropout: nn.Dropout,
     hidden: Optional[nn.Linear],
     output: nn.Linear,
+    inference_dtype: str = "float32",
 ) -> Tensor:
     """(R, T, n_tags) scores: the LSTMs read each row's real positions packed (one gather,
-    no padded copies); padding positions score 0."""
+    no padded copies); padding positions score 0. With `inference_dtype` "bfloat16" the
+    LSTMs and the layers after them label in bfloat16 (see `precision`)."""
     R, T = inputs.shape[:2]
     cells = torch.arange(R * T, device=inputs.device).reshape(R, T)
     packed_cells, batch_sizes = packed_order(cells, row_lengths.cpu())
     out = inputs.reshape(R * T, -1)[packed_cells]
-    for lstm in lstms:
-        out = lstm(PackedSequence(dropout(out), batch_sizes))[0].data
-    out = dropout(out)
-    if hidden is not None:
-        out = dropout(nn.functional.hardtanh(hidden(out)))
-    scores = output(out)
+    with autocast(output, inputs.device.type, inference_dtype):
+        for lstm in lstms:
+            out = lstm(PackedSequence(dropout(out), batch_sizes))[0].data
+        out = dropout(out)
+        if hidden is not None:
+            out = dropout(nn.functional.hardtanh(hidden(out)))
+        scores = output(out).float()
     grid = scores.new_zeros(R * T, output.out_features).index_put((packed_cells,), scores)
     return grid.reshape(R, T, output.out_features)
