@@ -151,7 +151,6 @@ def build_predicate_bilstm(
     max_distance: int = 30,
     criterion: str = "sll",
     constrain_training: bool = False,
-    inference_dtype: str = "float32",
     nO: Optional[int] = None,
 ) -> Model[List[Tuple[Doc, List[int]]], "Sequences"]:
     """Not in SENNA: a stack of BiLSTMs over each (sentence, predicate) row, for SRL (the
@@ -168,16 +167,12 @@ def build_predicate_bilstm(
     max_distance (int): distances are clipped to +-max_distance.
     criterion (str): "sll" (CRF per predicate) or "wll".
     constrain_training (bool): apply the tag scheme's constraints in training too.
-    inference_dtype (str): "bfloat16" runs the BiLSTMs and the output layer in bfloat16 when
-        labelling, on a CPU that computes it natively (en_senna's four layers 1.04-1.10x
-        faster, its EWT test SRL F1 within 0.05: docs/experiments/wave4-speed.md);
-        "float32" (the default) everywhere.
     nO (Optional[int]): number of tags; inferred from the component's labels.
     """
     return senna_model(
         "senna_predicate_bilstm",
         forward_sentences,
-        partial(_predicate_lstm_network, inference_dtype=check_inference_dtype(inference_dtype)),
+        _predicate_lstm_network,
         features,
         nO,
         criterion=criterion,
@@ -205,7 +200,6 @@ def build_predicate_heads(
     max_distance: int = 30,
     criterion: str = "sll",
     constrain_training: bool = False,
-    inference_dtype: str = "float32",
     nO: Optional[int] = None,
 ) -> Model[List[Tuple[Doc, List[int]]], "Sequences"]:
     """Not in SENNA: SRL with each sentence encoded once by a BiLSTM stack shared by its
@@ -227,15 +221,12 @@ def build_predicate_heads(
     max_distance (int): distances are clipped to +-max_distance.
     criterion (str): "sll" (CRF per predicate) or "wll".
     constrain_training (bool): apply the tag scheme's constraints in training too.
-    inference_dtype (str): "bfloat16" runs the heads' BiLSTMs and the output layer in
-        bfloat16 when labelling, on a CPU that computes it natively; "float32" (the
-        default) everywhere.
     nO (Optional[int]): number of tags; inferred from the component's labels.
     """
     return senna_model(
         "senna_predicate_heads",
         forward_sentences,
-        partial(_predicate_heads_network, inference_dtype=check_inference_dtype(inference_dtype)),
+        _predicate_heads_network,
         features,
         nO,
         criterion=criterion,
@@ -274,11 +265,8 @@ def _sentence_network(model: Model, *, inference_dtype: str, **common: Any) -> t
     )
 
 
-def _predicate_lstm_network(
-    model: Model, *, inference_dtype: str, **common: Any
-) -> torch.nn.Module:
+def _predicate_lstm_network(model: Model, **common: Any) -> torch.nn.Module:
     return PredicateLSTMNetwork(
-        inference_dtype=inference_dtype,
         lstm_width=model.attrs["lstm_width"],
         lstm_depth=model.attrs["lstm_depth"],
         distance_width=model.attrs["distance_width"],
@@ -287,12 +275,9 @@ def _predicate_lstm_network(
     )
 
 
-def _predicate_heads_network(
-    model: Model, *, inference_dtype: str, **common: Any
-) -> torch.nn.Module:
+def _predicate_heads_network(model: Model, **common: Any) -> torch.nn.Module:
     attrs = model.attrs
     return PredicateHeadsNetwork(
-        inference_dtype=inference_dtype,
         lstm_width=attrs["lstm_width"],
         lstm_depth=attrs["lstm_depth"],
         projection_width=attrs["projection_width"],

@@ -1,5 +1,5 @@
-"""inference_dtype = "bfloat16": the window and sentence networks' largest layers (the SRL
-networks' per-predicate BiLSTMs) label in bfloat16 where the device computes it natively, train in float32, give the labels of
+"""inference_dtype = "bfloat16": the window and sentence networks' largest layers label in
+bfloat16 where the device computes it natively, train in float32, give the labels of
 float32, and the setting is read from the config (so a load-time override applies).
 
 bfloat16 runs everywhere, emulated where the CPU lacks it; the tests that must see it
@@ -11,8 +11,6 @@ import spacy
 import torch
 
 from spacy_senna.layers import precision
-from spacy_senna.layers.predicate_heads import PredicateHeadsNetwork
-from spacy_senna.layers.predicate_lstm import PredicateLSTMNetwork
 from spacy_senna.layers.sentence import SentenceNetwork
 from spacy_senna.layers.window import WindowNetwork, flatten_windows
 from spacy_senna.models import get_net
@@ -140,31 +138,3 @@ def test_an_unknown_inference_dtype_is_named(pipeline_dir):
     overrides = {"components": {"senna_ner": {"model": {"inference_dtype": "int8"}}}}
     with pytest.raises(ValueError, match=r"inference_dtype must be one of .*got 'int8'"):
         spacy.load(pipeline_dir, config=overrides)
-
-
-@pytest.mark.parametrize("network", [PredicateLSTMNetwork, PredicateHeadsNetwork])
-def test_srl_networks_label_in_bfloat16_and_train_in_float32(native_bfloat16, network):
-    def build(inference_dtype: str):
-        torch.manual_seed(0)
-        settings = (
-            {"projection_width": 4, "head_width": 3} if network is PredicateHeadsNetwork else {}
-        )
-        return network(
-            table_sizes=[10],
-            widths=[8],
-            n_tags=3,
-            lstm_width=4,
-            inference_dtype=inference_dtype,
-            **settings,
-        ).eval()
-
-    exact, reduced = build("float32"), build("bfloat16")
-    flat, index = flatten_windows(SENTENCES, exact.half_window)
-    rows = torch.tensor([[0, 0, 1], [0, 4, 1], [6, 6, 2]])  # sentence, predicate, length
-    inputs = (torch.from_numpy(flat), torch.from_numpy(index), *rows)
-    with torch.no_grad():
-        exact_scores, reduced_scores = exact(*inputs), reduced(*inputs)
-    assert reduced_scores.dtype == torch.float32
-    assert not torch.equal(reduced_scores, exact_scores)  # bfloat16 did run
-    torch.testing.assert_close(reduced_scores, exact_scores, atol=0.05, rtol=0.05)
-    assert torch.equal(reduced.train()(*inputs), exact.train()(*inputs))

@@ -5,15 +5,11 @@ network passes through `dense` (its window and hidden layers, most of its multip
 in bfloat16 with float32 accumulation, on a CPU that computes bfloat16 natively
 (AVX512-BF16 or AMX); on any other CPU, and on a GPU (an H100 labelled no faster in
 bfloat16), they stay in float32. Training always computes in float32, so gradients are
-unchanged. The lookup tables, character CNNs and CRF stay in float32 too, and so do the
-window and sentence networks' LSTMs (a recurrence accumulates the rounding, and there they
-cost less). The SRL networks, whose per-predicate BiLSTMs are most of their time, run
-those BiLSTMs and their output layer in bfloat16 with theirs (`autocast`).
+unchanged. The lookup tables, character CNNs, LSTMs and CRF stay in float32 too: an LSTM's
+recurrence accumulates the rounding, and they cost less.
 """
 
-from contextlib import contextmanager
 from functools import lru_cache
-from typing import Iterator
 
 import torch
 from torch import Tensor, nn
@@ -40,18 +36,6 @@ def computes_bfloat16(device_type: str) -> bool:
         return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
     except (AttributeError, RuntimeError):
         return False
-
-
-@contextmanager
-def autocast(module: nn.Module, device_type: str, inference_dtype: str) -> Iterator[None]:
-    """Inside, `module`'s layers compute in bfloat16 at inference where `inference_dtype`
-    says so and the device computes it natively (PyTorch's autocast: matrix products and
-    LSTMs in bfloat16, results to be cast back with `.float()`); else unchanged."""
-    if inference_dtype == "float32" or module.training or not computes_bfloat16(device_type):
-        yield
-        return
-    with torch.autocast(device_type, dtype=torch.bfloat16):
-        yield
 
 
 def dense(layer: nn.Module, x: Tensor, inference_dtype: str) -> Tensor:

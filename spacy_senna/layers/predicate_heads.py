@@ -18,8 +18,7 @@ from torch import Tensor, nn
 
 from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
-from .precision import check_inference_dtype
-from .predicate_rows import distance_table, row_inputs, row_lstms, row_scores
+from .predicate_rows import distance_table, row_lstms, row_scores
 from .recurrent import SentenceLSTM
 
 
@@ -40,8 +39,6 @@ class PredicateHeadsNetwork(nn.Module):
     :param max_distance: distances are clipped to +-max_distance.
     :param char_cnns: character CNNs after the lookup tables (see FeatureLookup).
     :param shared: a shared word table's lookup (senna_words) after those.
-    :param inference_dtype: "bfloat16" runs the per-predicate BiLSTMs and the output in
-        bfloat16 at inference, on a CPU that computes it natively (see `precision`).
 
     *Shape:* as `PredicateLSTMNetwork`: flat ids ``(n_rows, K)``, sentence index
     ``(S, T)``, row sentence, row predicate and row lengths ``(R,)`` -> scores
@@ -68,10 +65,8 @@ class PredicateHeadsNetwork(nn.Module):
         keep_initial: Sequence[bool] = (),
         char_cnns: Sequence[CharCNNSpec] = (),
         shared: Optional[Callable[[], FeatureLookup]] = None,
-        inference_dtype: str = "float32",
     ):
         super().__init__()
-        self.inference_dtype = check_inference_dtype(inference_dtype)
         if window_size < 1 or window_size % 2 == 0:
             raise ValueError(f"window_size must be odd and positive, got {window_size}")
         for name, value in (
@@ -126,13 +121,15 @@ class PredicateHeadsNetwork(nn.Module):
             states = layer(self.dropout(states), sentence_rows, sentence_lengths)
         words = self.projection(self.dropout(states))  # (n_rows, projection_width)
         token_rows = sentence_rows[row_sentence]  # (R, T)
-        inputs = row_inputs(words, token_rows, row_predicate, self.half_window, self.distance)
         return row_scores(
-            inputs,
+            words,
+            token_rows,
+            row_predicate,
             row_lengths,
+            self.half_window,
+            self.distance,
             self.heads,
             self.dropout,
             self.hidden,
             self.output,
-            self.inference_dtype,
         )

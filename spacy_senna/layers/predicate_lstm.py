@@ -17,8 +17,7 @@ from torch import Tensor, nn
 
 from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
-from .precision import check_inference_dtype
-from .predicate_rows import distance_table, row_inputs, row_lstms, row_scores
+from .predicate_rows import distance_table, row_lstms, row_scores
 
 
 class PredicateLSTMNetwork(nn.Module):
@@ -34,8 +33,6 @@ class PredicateLSTMNetwork(nn.Module):
     :param max_distance: distances are clipped to +-max_distance.
     :param char_cnns: character CNNs after the lookup tables (see FeatureLookup).
     :param shared: a shared word table's lookup (senna_words) after those.
-    :param inference_dtype: "bfloat16" runs the per-predicate BiLSTMs and the output in
-        bfloat16 at inference, on a CPU that computes it natively (see `precision`).
 
     *Shape:* flat ids ``(n_rows, K)``, sentence index ``(S, T)``, row sentence ``(R,)``,
     row predicate ``(R,)``, row lengths ``(R,)`` -> scores ``(R, T, n_tags)``
@@ -58,10 +55,8 @@ class PredicateLSTMNetwork(nn.Module):
         keep_initial: Sequence[bool] = (),
         char_cnns: Sequence[CharCNNSpec] = (),
         shared: Optional[Callable[[], FeatureLookup]] = None,
-        inference_dtype: str = "float32",
     ):
         super().__init__()
-        self.inference_dtype = check_inference_dtype(inference_dtype)
         if window_size < 1 or window_size % 2 == 0:
             raise ValueError(f"window_size must be odd and positive, got {window_size}")
         if lstm_width < 1 or lstm_depth < 1:
@@ -102,13 +97,15 @@ class PredicateLSTMNetwork(nn.Module):
             return torch.zeros(R, T, self.n_tags, device=flat_ids.device)
         x = self.lookup(flat_ids)  # (n_rows, width): sentences end to end, padding between
         token_rows = sentence_index[row_sentence] + self.half_window  # (R, T) rows of x
-        inputs = row_inputs(x, token_rows, row_predicate, self.half_window, self.distance)
         return row_scores(
-            inputs,
+            x,
+            token_rows,
+            row_predicate,
             row_lengths,
+            self.half_window,
+            self.distance,
             self.layers,
             self.dropout,
             self.hidden,
             self.output,
-            self.inference_dtype,
         )

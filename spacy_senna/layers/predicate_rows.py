@@ -11,7 +11,7 @@ import torch
 from torch import Tensor, nn
 from torch.nn.utils.rnn import PackedSequence
 
-from .precision import autocast
+from .factored_rows import factored_first_layer
 from .recurrent import packed_order, start_forget_gates_open
 
 
@@ -59,27 +59,47 @@ def row_inputs(
 
 
 def row_scores(
-    inputs: Tensor,
+    words: Tensor,
+    token_rows: Tensor,
+    row_predicate: Tensor,
     row_lengths: Tensor,
+    half_window: int,
+    distance: nn.Embedding,
     lstms: nn.ModuleList,
     dropout: nn.Dropout,
     hidden: Optional[nn.Linear],
     output: nn.Linear,
-    inference_dtype: str = "float32",
 ) -> Tensor:
-    """(R, T, n_tags) scores: the LSTMs read each row's real positions packed (one gather,
-    no padded copies); padding positions score 0. With `inference_dtype` "bfloat16" the
-    LSTMs and the layers after them label in bfloat16 (see `precision`)."""
-    R, T = inputs.shape[:2]
-    cells = torch.arange(R * T, device=inputs.device).reshape(R, T)
+    """(R, T, n_tags) scores of the rows whose inputs `row_inputs` makes: the LSTMs read
+    each row's real positions packed (one gather, no padded copies); padding positions
+    score 0. At inference the first layer's input product is factored (`factored_rows`).
+
+    *Shape:* as `row_inputs`, and row_lengths ``(R,)``
+    """
+    R, T = token_rows.shape
+    cells = torch.arange(R * T, device=words.device).reshape(R, T)
     packed_cells, batch_sizes = packed_order(cells, row_lengths.cpu())
-    out = inputs.reshape(R * T, -1)[packed_cells]
-    with autocast(output, inputs.device.type, inference_dtype):
-        for lstm in lstms:
-            out = lstm(PackedSequence(dropout(out), batch_sizes))[0].data
-        out = dropout(out)
-        if hidden is not None:
-            out = dropout(nn.functional.hardtanh(hidden(out)))
-        scores = output(out).float()
+    first, *rest = lstms
+    if output.training:
+        inputs = row_inputs(words, token_rows, row_predicate, half_window, distance)
+        out = inputs.reshape(R * T, -1)[packed_cells]
+        out = first(PackedSequence(dropout(out), batch_sizes))[0].data
+    else:
+        out = factored_first_layer(
+            words,
+            token_rows,
+            row_predicate,
+            half_window,
+            distance,
+            first,
+            packed_cells,
+            batch_sizes,
+        )
+    for lstm in rest:
+        out = lstm(PackedSequence(dropout(out), batch_sizes))[0].data
+    out = dropout(out)
+    if hidden is not None:
+        out = dropout(nn.functional.hardtanh(hidden(out)))
+    scores = output(out)
     grid = scores.new_zeros(R * T, output.out_features).index_put((packed_cells,), scores)
     return grid.reshape(R, T, output.out_features)

@@ -111,3 +111,16 @@ def test_an_empty_batch_scores_nothing(kind):
 def test_bad_settings_are_clear_errors(kind, settings, message):
     with pytest.raises(ValueError, match=message):
         _network(kind, **settings)
+
+
+@pytest.mark.parametrize("kind", sorted(NETWORKS))
+def test_labelling_scores_as_training_computes_them(kind):
+    """At inference the first layer runs factored (`factored_rows`); without dropout the
+    scores are those of the training path within float rounding."""
+    net = _network(kind, window_size=3)
+    rows = [(0, 0), (0, 5), (1, 1)]
+    inputs = _inputs(net, SENTENCES, rows)
+    with torch.no_grad():
+        labelling = net.eval()(*inputs)
+        training = net.train()(*inputs)
+    torch.testing.assert_close(labelling, training, atol=1e-6, rtol=1e-5)

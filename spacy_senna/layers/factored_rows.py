@@ -1,0 +1,102 @@
+"""The first BiLSTM layer over (sentence, predicate) rows at inference, its input product
+factored by what the input is made of.
+
+A row's input at a position is [the word's vector, the predicate's context window, the
+distance's embedding] (`predicate_rows.row_inputs`), and the LSTM's first step multiplies
+it by its input weights, for every position of every row: most of the SRL network's
+time, since a sentence with seven predicates is seven rows. The product splits along the
+three parts: the words' part is computed once per word of the batch (shared by every row
+of its sentence), the context's once per row, the distance's once per distance; a gather
+and two sums put them together for each position. The recurrence then runs as PyTorch's
+packed LSTM runs it (`lstm_directions`: the same operations, step by step), so the layer's
+output differs from `nn.LSTM`'s only in how those sums round (about 1e-6).
+
+Inference only: training goes through `nn.LSTM` itself (its gradients, its speed).
+"""
+
+from typing import List
+
+import torch
+from torch import Tensor, nn
+
+
+def factored_first_layer(
+    words: Tensor,
+    token_rows: Tensor,
+    row_predicate: Tensor,
+    half_window: int,
+    distance: nn.Embedding,
+    lstm: nn.LSTM,
+    packed_cells: Tensor,
+    batch_sizes: Tensor,
+) -> Tensor:
+    """The bidirectional `lstm`'s output for the packed positions `packed_cells` of the
+    rows, as `lstm(PackedSequence(row_inputs(...)[packed_cells], batch_sizes))` gives it.
+
+    *Shape:* words ``(n_rows, width)``, token_rows ``(R, T)``, row_predicate ``(R,)``,
+    packed_cells ``(N,)`` (indices into R x T) -> ``(N, 2 * hidden)``
+    """
+    T = token_rows.shape[1]
+    width = words.shape[1]
+    window = 2 * half_window + 1
+    weights = torch.cat([lstm.weight_ih_l0, lstm.weight_ih_l0_reverse])  # (8H, input)
+    bias = torch.cat([lstm.bias_ih_l0, lstm.bias_ih_l0_reverse])
+    by_word = nn.functional.linear(words, weights[:, :width])
+    centre = token_rows.gather(1, row_predicate[:, None])
+    around = torch.arange(-half_window, half_window + 1, device=words.device)
+    context = words[centre + around[None]].reshape(len(token_rows), -1)
+    by_row = nn.functional.linear(context, weights[:, width : width * (1 + window)], bias)
+    by_distance = nn.functional.linear(distance.weight, weights[:, width * (1 + window) :])
+    row, position = packed_cells // T, packed_cells % T
+    m = (distance.num_embeddings - 1) // 2
+    clipped = (position - row_predicate[row]).clamp(-m, m) + m
+    gates = (
+        by_word[token_rows.reshape(-1)[packed_cells]].add_(by_row[row]).add_(by_distance[clipped])
+    )
+    forward, backward = gates.chunk(2, dim=1)
+    sizes = batch_sizes.tolist()
+    return torch.cat(
+        [
+            lstm_direction(forward, sizes, lstm.weight_hh_l0, lstm.bias_hh_l0, reverse=False),
+            lstm_direction(
+                backward, sizes, lstm.weight_hh_l0_reverse, lstm.bias_hh_l0_reverse, reverse=True
+            ),
+        ],
+        dim=1,
+    )
+
+
+def lstm_direction(
+    input_gates: Tensor, batch_sizes: List[int], weight_hh: Tensor, bias_hh: Tensor, reverse: bool
+) -> Tensor:
+    """One direction of an LSTM over packed data whose input products (with their bias)
+    are `input_gates`: PyTorch's CPU LSTM cell, step by step (the last step first when
+    `reverse`, each sequence starting from zeros where it starts).
+
+    *Shape:* input_gates ``(N, 4 * hidden)`` -> ``(N, hidden)``
+    """
+    hidden = weight_hh.shape[1]
+    offsets = [0]
+    for size in batch_sizes:
+        offsets.append(offsets[-1] + size)
+    out = input_gates.new_empty(input_gates.shape[0], hidden)
+    h = input_gates.new_zeros(batch_sizes[0], hidden) if batch_sizes else None
+    c = torch.zeros_like(h) if h is not None else None
+    steps = range(len(batch_sizes) - 1, -1, -1) if reverse else range(len(batch_sizes))
+    for step in steps:
+        size, start = batch_sizes[step], offsets[step]
+        gates = nn.functional.linear(h[:size], weight_hh, bias_hh)
+        gates.add_(input_gates[start : start + size])
+        ingate, forgetgate, cellgate, outgate = gates.unsafe_chunk(4, 1)
+        ingate.sigmoid_()
+        forgetgate.sigmoid_()
+        cellgate.tanh_()
+        outgate.sigmoid_()
+        cy = forgetgate.mul(c[:size]).add_(ingate.mul(cellgate))
+        hy = outgate.mul(cy.tanh())
+        out[start : start + size] = hy
+        if reverse:
+            h[:size], c[:size] = hy, cy
+        else:
+            h, c = hy, cy
+    return out

@@ -1,0 +1,56 @@
+"""At inference the SRL networks' first BiLSTM layer factors its input product by word, row
+and distance (`factored_rows`); its output is `nn.LSTM`'s over the concatenated inputs."""
+
+import pytest
+import torch
+from torch import nn
+from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence
+
+from spacy_senna.layers.factored_rows import factored_first_layer, lstm_direction
+from spacy_senna.layers.predicate_rows import distance_table, row_inputs
+from spacy_senna.layers.recurrent import packed_order
+
+
+def test_the_recurrence_is_pytorchs_packed_lstm_step_for_step():
+    torch.manual_seed(0)
+    lstm = nn.LSTM(6, 5, bidirectional=True).eval()
+    lengths = torch.tensor([7, 7, 4, 2, 1])
+    packed = pack_padded_sequence(torch.randn(7, 5, 6), lengths)
+    with torch.no_grad():
+        expected = lstm(packed)[0].data
+        forward = nn.functional.linear(packed.data, lstm.weight_ih_l0, lstm.bias_ih_l0)
+        backward = nn.functional.linear(
+            packed.data, lstm.weight_ih_l0_reverse, lstm.bias_ih_l0_reverse
+        )
+        sizes = packed.batch_sizes.tolist()
+        states = torch.cat(
+            [
+                lstm_direction(forward, sizes, lstm.weight_hh_l0, lstm.bias_hh_l0, False),
+                lstm_direction(
+                    backward, sizes, lstm.weight_hh_l0_reverse, lstm.bias_hh_l0_reverse, True
+                ),
+            ],
+            dim=1,
+        )
+    assert torch.equal(states, expected)
+
+
+@pytest.mark.parametrize("half_window", [0, 1, 2])
+def test_the_factored_layer_gives_the_lstms_output_on_the_rows_inputs(half_window):
+    torch.manual_seed(0)
+    width, max_distance = 4, 3
+    words = torch.randn(12, width)  # two sentences end to end, padding rows around
+    token_rows = torch.tensor([[2, 3, 4, 5, 6], [2, 3, 4, 5, 6], [8, 9, 10, 0, 0]])
+    row_predicate = torch.tensor([0, 4, 1])
+    lengths = torch.tensor([5, 5, 3])
+    distance = distance_table(max_distance, 2)
+    lstm = nn.LSTM(width * (2 + 2 * half_window) + 2, 3, bidirectional=True).eval()
+    R, T = token_rows.shape
+    cells, batch_sizes = packed_order(torch.arange(R * T).reshape(R, T), lengths)
+    with torch.no_grad():
+        inputs = row_inputs(words, token_rows, row_predicate, half_window, distance)
+        expected = lstm(PackedSequence(inputs.reshape(R * T, -1)[cells], batch_sizes))[0].data
+        factored = factored_first_layer(
+            words, token_rows, row_predicate, half_window, distance, lstm, cells, batch_sizes
+        )
+    torch.testing.assert_close(factored, expected, atol=1e-6, rtol=1e-5)
