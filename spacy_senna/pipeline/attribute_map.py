@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Callable, Iterable, Iterator, Optional
 
 import numpy as np
-from spacy import util
 from spacy.attrs import ORTH
 from spacy.errors import Errors
 from spacy.language import Language
@@ -25,6 +24,7 @@ from spacy.tokens._retokenize import set_token_attrs
 from spacy.vocab import Vocab
 
 from .attribute_tables import AttributeTables, compile_rules
+from .batched import annotate_doc, annotate_stream
 
 
 @Language.factory(
@@ -60,22 +60,11 @@ class SennaAttributeRuler(AttributeRuler):
 
     def __call__(self, doc: Doc) -> Doc:
         """Set the attributes the rules give the tokens of `doc`."""
-        error_handler = self.get_error_handler()
-        try:
-            self._annotate([doc])
-            return doc
-        except Exception as e:
-            return error_handler(self.name, self, [doc], e)
+        return annotate_doc(self, self._annotate, doc)
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
         """Annotate the docs of `stream` a batch at a time."""
-        error_handler = self.get_error_handler()
-        for docs in util.minibatch(stream, size=batch_size):
-            try:
-                self._annotate(docs)
-                yield from docs
-            except Exception as e:
-                error_handler(self.name, self, docs, e)
+        return annotate_stream(self, self._annotate, stream, batch_size)
 
     def _compile(self) -> tuple[AttributeTables, Optional[Matcher], list[int]]:
         if self._compiled is None:

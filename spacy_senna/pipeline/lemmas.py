@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Optional, Union
 
 import numpy as np
-from spacy import util
 from spacy.attrs import LEMMA, MORPH, ORTH, POS
 from spacy.errors import Errors, Warnings
 from spacy.lang.en.lemmatizer import EnglishLemmatizer
@@ -23,6 +22,8 @@ from spacy.tokens import Doc
 from spacy.util import SimpleFrozenList
 from spacy.vocab import Vocab
 from thinc.api import Model
+
+from .batched import annotate_doc, annotate_stream
 
 COLUMNS = [ORTH, POS, MORPH, LEMMA]
 #: odd multipliers that mix (ORTH, POS, MORPH) into one 64-bit number
@@ -79,12 +80,7 @@ class SennaLemmatizer(EnglishLemmatizer):
             return super().__call__(doc)
         if not self._validated:
             self._validate_tables(Errors.E1004)
-        error_handler = self.get_error_handler()
-        try:
-            self._lemmatize_docs([doc])
-            return doc
-        except Exception as e:
-            return error_handler(self.name, self, [doc], e)
+        return annotate_doc(self, self._lemmatize_docs, doc)
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
         """Lemmatize the docs of `stream` a batch at a time."""
@@ -93,13 +89,7 @@ class SennaLemmatizer(EnglishLemmatizer):
             return
         if not self._validated:
             self._validate_tables(Errors.E1004)
-        error_handler = self.get_error_handler()
-        for docs in util.minibatch(stream, size=batch_size):
-            try:
-                self._lemmatize_docs(docs)
-                yield from docs
-            except Exception as e:
-                error_handler(self.name, self, docs, e)
+        yield from annotate_stream(self, self._lemmatize_docs, stream, batch_size)
 
     def _lemmatize_docs(self, docs: list[Doc]) -> None:
         """Set the lemmas of the tokens of `docs` (those without one, unless overwrite)."""

@@ -15,12 +15,13 @@ from functools import lru_cache
 from typing import Callable, Iterable, Iterator, List, Optional
 
 import numpy as np
-from spacy import util
 from spacy.attrs import IS_PUNCT, ORTH
 from spacy.language import Language
 from spacy.pipeline import Sentencizer
 from spacy.strings import hash_string
 from spacy.tokens import Doc
+
+from .batched import annotate_stream
 
 
 @Language.factory(
@@ -49,13 +50,10 @@ class SennaSentencizer(Sentencizer):
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
         """Set the sentence starts of the docs of `stream`, a batch at a time."""
-        error_handler = self.get_error_handler()
-        for docs in util.minibatch(stream, size=batch_size):
-            try:
-                self.set_annotations(docs, self.predict(docs))
-                yield from docs
-            except Exception as e:
-                error_handler(self.name, self, docs, e)
+        return annotate_stream(self, self._annotate, stream, batch_size)
+
+    def _annotate(self, docs: List[Doc]) -> None:
+        self.set_annotations(docs, self.predict(docs))
 
     def predict(self, docs: Iterable[Doc]) -> List[List[bool]]:
         """Per doc, per token: whether it starts a sentence (as spaCy's Sentencizer)."""
