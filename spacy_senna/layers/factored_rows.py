@@ -11,7 +11,9 @@ and two sums put them together for each position. The recurrence then runs as Py
 packed LSTM runs it (`lstm_directions`: the same operations, step by step), so the layer's
 output differs from `nn.LSTM`'s only in how those sums round (about 1e-6).
 
-Inference only: training goes through `nn.LSTM` itself (its gradients, its speed).
+Inference on a CPU only: training goes through `nn.LSTM` itself (its gradients, its
+speed), and so does a GPU, where cuDNN runs the whole recurrence in one call and a step
+loop in Python would launch a dozen kernels per step.
 """
 
 from typing import List

@@ -72,7 +72,8 @@ def row_scores(
 ) -> Tensor:
     """(R, T, n_tags) scores of the rows whose inputs `row_inputs` makes: the LSTMs read
     each row's real positions packed (one gather, no padded copies); padding positions
-    score 0. At inference the first layer's input product is factored (`factored_rows`).
+    score 0. At inference on a CPU the first layer's input product is factored
+    (`factored_rows`).
 
     *Shape:* as `row_inputs`, and row_lengths ``(R,)``
     """
@@ -80,7 +81,7 @@ def row_scores(
     cells = torch.arange(R * T, device=words.device).reshape(R, T)
     packed_cells, batch_sizes = packed_order(cells, row_lengths.cpu())
     first, *rest = lstms
-    if output.training:
+    if output.training or words.device.type != "cpu":  # a GPU runs cuDNN's fused LSTM
         inputs = row_inputs(words, token_rows, row_predicate, half_window, distance)
         out = inputs.reshape(R * T, -1)[packed_cells]
         out = first(PackedSequence(dropout(out), batch_sizes))[0].data
