@@ -8,7 +8,7 @@ time, since a sentence with seven predicates is seven rows. The product splits a
 three parts: the words' part is computed once per word of the batch (shared by every row
 of its sentence), the context's once per row, the distance's once per distance; a gather
 and two sums put them together for each position. The recurrence then runs as PyTorch's
-packed LSTM runs it (`lstm_directions`: the same operations, step by step), so the layer's
+packed LSTM runs it (`lstm_direction`: the same operations, step by step), so the layer's
 output differs from `nn.LSTM`'s only in how those sums round (about 1e-6).
 
 Inference on a CPU only: training goes through `nn.LSTM` itself (its gradients, its
