@@ -118,20 +118,17 @@ def occurrence_groups(
     return torch.from_numpy(pairs.astype("int64"))
 
 
-def predicate_sentences(doc: Doc, predicates: Sequence[int]) -> List[Tuple[int, int]]:
-    """(start, end) of each predicate's sentence (the whole doc when it has no sentence
-    boundaries); a ValueError for a predicate outside the doc."""
+def predicate_sentences(
+    predicates: Sequence[int], bounds: List[Tuple[int, int]], n_tokens: int
+) -> List[Tuple[int, int]]:
+    """(start, end) of each predicate's sequence among a doc's `bounds` (`sequence_bounds`);
+    a ValueError for a predicate outside the doc's `n_tokens`."""
     for p in predicates:
-        if not 0 <= p < len(doc):
-            raise ValueError(f"Predicate index {p} is outside the doc ({len(doc)} tokens).")
-    if not doc.has_annotation("SENT_START"):
-        return [(0, len(doc))] * len(predicates)
-    is_start = doc.to_array(SENT_START) == 1
-    is_start[0] = True
-    starts = numpy.flatnonzero(is_start)
-    ends = numpy.append(starts[1:], len(doc))
+        if not 0 <= p < n_tokens:
+            raise ValueError(f"Predicate index {p} is outside the doc ({n_tokens} tokens).")
+    starts = numpy.array([start for start, _ in bounds])
     which = numpy.searchsorted(starts, numpy.asarray(predicates), side="right") - 1
-    return list(zip(starts[which].tolist(), ends[which].tolist()))
+    return [bounds[k] for k in which.tolist()]
 
 
 def featurize_predicates(model: Model, pairs: Sequence[Tuple[Doc, List[int]]], train: bool):
@@ -144,12 +141,14 @@ def featurize_predicates(model: Model, pairs: Sequence[Tuple[Doc, List[int]]], t
     predicates: List[List[int]] = []
     with_predicates = [doc for doc, doc_predicates in pairs if doc_predicates]
     all_ids = iter(featurizer.extract_docs(with_predicates, train))
+    all_bounds = iter(sequence_bounds_of(with_predicates))
     for doc, doc_predicates in pairs:
         doc_bounds: List[Tuple[int, int]] = []
         if doc_predicates:
             ids = next(all_ids)
             piece_of = {}
-            for p, (start, end) in zip(doc_predicates, predicate_sentences(doc, doc_predicates)):
+            sentences = predicate_sentences(doc_predicates, next(all_bounds), len(doc))
+            for p, (start, end) in zip(doc_predicates, sentences):
                 if start not in piece_of:
                     piece_of[start] = len(pieces)
                     pieces.append(ids[start:end])

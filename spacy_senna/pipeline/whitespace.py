@@ -12,10 +12,11 @@ copies (`example_words_only`), so the networks never learn from a whitespace tok
 from typing import List, Optional, Sequence, Tuple
 
 import numpy
-from spacy.attrs import IS_SPACE, SENT_START, TAG
+from spacy.attrs import IS_SPACE, TAG
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
 
+from ..sequences import sequence_bounds
 from ..tags import Chunk
 
 #: token.tag_ of whitespace tokens (spaCy's English models use the same)
@@ -65,9 +66,8 @@ def _kept_sentence_starts(doc: Doc, kept: numpy.ndarray) -> Optional[List[bool]]
     each; a sentence of whitespace only disappears); None when `doc` has none."""
     if not len(kept) or not doc.has_annotation("SENT_START"):
         return None
-    starts = doc.to_array(SENT_START) == 1
-    starts[0] = True
-    sentence = numpy.cumsum(starts)[kept]
+    starts = [start for start, _ in sequence_bounds(doc)]
+    sentence = numpy.searchsorted(starts, kept, side="right")
     return [True, *(sentence[1:] != sentence[:-1]).tolist()]
 
 
