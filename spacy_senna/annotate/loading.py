@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Sequence
 
 import spacy
 from spacy.language import Language
@@ -60,6 +60,7 @@ def load_pipeline(
     sentences: str = "split",
     pretokenized: bool = False,
     max_doc_chars: int = 100_000,
+    enable: Sequence[str] = (),
 ) -> Language:
     """`spacy.load(name)` made ready to annotate raw text.
 
@@ -69,6 +70,8 @@ def load_pipeline(
     pretokenized: split tokens on whitespace only.
     max_doc_chars: docs up to this length are accepted (spaCy's max_length).
     gpu_id: >= 0 runs on that GPU (spacy.require_gpu).
+    enable: components the pipeline keeps disabled to run as well (en_senna's
+        senna_parser, SENNA's PSG).
     """
     if sentences not in SENTENCES:
         raise ValueError(f"sentences must be one of {SENTENCES}, got {sentences!r}")
@@ -79,12 +82,26 @@ def load_pipeline(
         nlp = spacy.load(name)
     except Exception as err:  # config errors, missing factories, corrupt weights, ...
         raise ValueError(f"Could not load pipeline {name}: {type(err).__name__}: {err}") from err
+    enable_components(nlp, enable)
     if pretokenized:
         nlp.tokenizer = WhitespaceTokenizer(nlp.vocab)
     if sentences == "split" and not sets_sentences(nlp):
         nlp.add_pipe("senna_sentencizer", name="sentencizer", first=True)
     nlp.max_length = max(nlp.max_length, max_doc_chars + 1)
     return nlp
+
+
+def enable_components(nlp: Language, names: Sequence[str]) -> None:
+    """Run the disabled components `names` too; a clear error for a name the pipeline
+    does not have."""
+    unknown = [name for name in names if name not in nlp.component_names]
+    if unknown:
+        raise ValueError(
+            f"--enable {', '.join(unknown)}: the pipeline has no such component (it has "
+            f"{', '.join(nlp.component_names)})"
+        )
+    for name in names:
+        nlp.enable_pipe(name)
 
 
 def use_gpu(gpu_id: int) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 from .formats import get_format
 from .loading import SENTENCES
@@ -22,6 +22,7 @@ OUTPUT_SETTINGS = (
     "shard_bytes",
     "max_doc_chars",
     "encoding_errors",
+    "enable",
 )
 
 
@@ -37,6 +38,7 @@ class AnnotateSettings:
     shard_bytes: int = 32 * 2**20
     max_doc_chars: int = 100_000
     encoding_errors: str = "strict"
+    enable: Tuple[str, ...] = ()  # components the pipeline keeps disabled, to run
     batch_size: Optional[int] = None  # None: the pipeline's nlp.batch_size
     n_process: int = 1
     backend: str = "local"
@@ -71,7 +73,7 @@ class AnnotateSettings:
 
     def output_settings(self) -> Dict[str, Any]:
         """The settings recorded in the output directory's manifest."""
-        values = asdict(self)
+        values = {**asdict(self), "enable": sorted(self.enable)}
         return {key: values[key] for key in OUTPUT_SETTINGS}
 
 

@@ -108,6 +108,7 @@ def load_for_annotation(pipeline: str, settings: AnnotateSettings, gpu_id: int) 
         sentences=settings.sentences,
         pretokenized=settings.pretokenized,
         max_doc_chars=settings.max_doc_chars,
+        enable=settings.enable,
     )
     output_format = get_format(settings.format)
     set_span_scores(nlp, "eager" if output_format.writes_scores else False)

@@ -117,6 +117,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="strict: non-UTF-8 input is an error naming file and byte offset; replace: "
         "such bytes become U+FFFD (default %(default)s)",
     )
+    add(
+        "--enable",
+        action="append",
+        default=[],
+        metavar="COMPONENT",
+        help="also run a component the pipeline keeps disabled (repeatable): "
+        "senna_parser gives en_senna's parse trees, SENNA's PSG column",
+    )
     add("--batch-size", type=int, default=None, help="docs per batch (default: the pipeline's)")
     add(
         "--n-process",
@@ -151,6 +159,7 @@ def run(args: argparse.Namespace) -> None:
         shard_bytes=args.shard_size,
         max_doc_chars=args.max_doc_chars,
         encoding_errors=args.encoding_errors,
+        enable=tuple(args.enable),
         batch_size=args.batch_size,
         n_process=args.n_process,
         backend=args.backend,

@@ -213,3 +213,43 @@ def test_untrained_parser_in_a_pipeline_round_trips():
     assert json.loads(render("jsonl", doc, layers))["parse"] == [
         s._.parse_string for s in doc.sents
     ]
+
+
+def _pipeline_with_disabled_parser(path):
+    """A pipeline saved with an initialized senna_parser it keeps disabled (as en_senna)."""
+    fix_random_seed(0)
+    nlp = English()
+    nlp.add_pipe("senna_parser")
+    reference = tree_doc(nlp.vocab, parse_tree("( (S (NP (DT The) (NN cat)) (VP (VBD sat))))"))
+    eg = Example(gold_tokens(reference), reference)
+    copy_inputs(eg, ["tag_"])
+    nlp.initialize(lambda: [eg])
+    nlp.disable_pipe("senna_parser")
+    nlp.to_disk(path)
+    return str(path)
+
+
+def test_enable_runs_a_disabled_parser_and_gives_the_psg_column(tmp_path):
+    path = _pipeline_with_disabled_parser(tmp_path / "pipeline")
+    assert pipeline_layers(load_pipeline(path)).constituents_key is None
+    nlp = load_pipeline(path, enable=["senna_parser"])
+    assert pipeline_layers(nlp).constituents_key == "constituents"
+    doc = nlp(Doc(nlp.vocab, words=["The", "cat", "sat"], tags=["DT", "NN", "VBD"]))
+    column = [row[1] for row in blocks("senna", doc, pipeline_layers(nlp))[0]]
+    assert column[0].startswith("(S1") and column[-1].endswith("))")
+
+
+def test_enable_names_a_component_the_pipeline_lacks(tmp_path):
+    path = _pipeline_with_disabled_parser(tmp_path / "pipeline")
+    with pytest.raises(ValueError, match="--enable senna_psg: the pipeline has no such"):
+        load_pipeline(path, enable=["senna_psg"])
+
+
+def test_annotate_enable_option_writes_trees(run_cli, write, tmp_path, capsysbinary):
+    path = _pipeline_with_disabled_parser(tmp_path / "pipeline")
+    text = write("a.txt", "The cat sat\n")
+    assert run_cli(path, text, "--format", "jsonl", "--pretokenized") == 0
+    assert "parse" not in json.loads(capsysbinary.readouterr().out)
+    assert run_cli(path, text, "--format", "jsonl", "--pretokenized", "--enable", "senna_parser") == 0
+    assert json.loads(capsysbinary.readouterr().out)["parse"][0].startswith("(")
+    assert run_cli(path, text, "--enable", "senna_psg") == 1
