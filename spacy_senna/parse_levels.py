@@ -97,16 +97,26 @@ def is_finished(frontier: Sequence[Unit], n_words: int) -> bool:
     return len(frontier) == 1 and frontier[0].label is not None and frontier[0][:2] == (0, n_words)
 
 
-def position_classes(nodes: Sequence[Constituent], n_words: int) -> numpy.ndarray:
-    """The position class of every word, given the frontier's nodes."""
-    classes = numpy.full(n_words, FREE, dtype="int64")
-    for _, start, end in nodes:
-        if end - start == 1:
-            classes[start] = ONE_WORD_NODE
-            continue
-        classes[start] = NODE_START
-        classes[start + 1 : end - 1] = NODE_INSIDE
-        classes[end - 1] = NODE_END
+def position_classes(rows: Sequence[Sequence[tuple[int, int]]], length: int) -> numpy.ndarray:
+    """The position class of every word of each row, given the (start, end) of the
+    frontier's nodes in each row, for rows padded to `length` words (FREE beyond).
+
+    *Shape:* ``(len(rows), length)``
+    """
+    classes = numpy.full((len(rows), length), FREE, dtype="int64")
+    bounds = numpy.array(
+        [(row, start, end) for row, nodes in enumerate(rows) for start, end in nodes],
+        dtype="int64",
+    ).reshape(-1, 3)
+    row, start, end = bounds.T
+    inside = numpy.zeros((len(rows), length + 1), dtype="int64")  # a node's inner words
+    numpy.add.at(inside, (row, start + 1), 1)
+    numpy.add.at(inside, (row, numpy.maximum(end - 1, start + 1)), -1)
+    classes[inside.cumsum(axis=1)[:, :length] > 0] = NODE_INSIDE
+    classes[row, start] = NODE_START
+    classes[row, end - 1] = NODE_END
+    one_word = end - start == 1
+    classes[row[one_word], start[one_word]] = ONE_WORD_NODE
     return classes
 
 

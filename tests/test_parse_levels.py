@@ -3,11 +3,17 @@
 import pytest
 
 from spacy_senna.parse_levels import (
+    FREE,
+    NODE_END,
+    NODE_INSIDE,
+    NODE_START,
+    ONE_WORD_NODE,
     Unit,
     add_level,
     collapse_unary,
     expand_unary,
     level_steps,
+    position_classes,
     spans_from_levels,
     tree_levels,
 )
@@ -78,3 +84,14 @@ def test_add_level_keeps_whole_units_only():
     assert kept == [("VP", 2, 4)]  # (1, 3) cuts the NP; (0, 2) is the NP alone (unary)
     assert new == [Unit(0, 2, "NP"), Unit(2, 4, "VP")]
     assert add_level(frontier, [("ADVP", 3, 4)])[1] == [("ADVP", 3, 4)]
+
+
+def test_position_classes_of_rows():
+    # row 0: nodes (0, 1) and (2, 5) over 6 words; row 1: no node, 3 words; padded to 6
+    classes = position_classes([[(0, 1), (2, 5)], []], 6)
+    assert classes.tolist() == [
+        [ONE_WORD_NODE, FREE, NODE_START, NODE_INSIDE, NODE_END, FREE],
+        [FREE] * 6,
+    ]
+    assert position_classes([[(0, 2)]], 2).tolist() == [[NODE_START, NODE_END]]
+    assert position_classes([], 4).shape == (0, 4)

@@ -178,22 +178,28 @@ class SennaParser(SequenceLabeler):
             level.spans[LEVEL_KEY] = [Span(level, s, e, label=lab) for lab, s, e in nodes]
         return level
 
-    def _penalty_rows(self, docs: Sequence[Doc], scores: Sequences) -> torch.Tensor:
-        """(rows, T, tags): 0 where a level copy's tag is allowed, -inf where it would cut
-        a unit or put a node alone in a new one (one row per level copy)."""
+    def _units_kept_whole(
+        self,
+        frontiers: Sequence[Sequence[Tuple[int, int]]],
+        emissions: torch.Tensor,
+        in_place: bool = False,
+    ) -> torch.Tensor:
+        """`emissions` (rows, T, tags) with -inf where a level's tag would cut a unit or put
+        a node alone in a new one, given each row's frontier nodes (start, end)."""
         prefixes = [tag[0] for tag in self.tag_names]
-        penalties = torch.tensor(
-            [
-                [0.0 if p in allowed else float("-inf") for p in prefixes]
-                for allowed in ALLOWED_PREFIXES
-            ]
+        disallowed = torch.tensor(
+            [[p not in allowed for p in prefixes] for allowed in ALLOWED_PREFIXES]
         )
-        T = scores.emissions.shape[1]
-        classes = numpy.zeros((len(docs), T), dtype="int64")
-        for row, doc in enumerate(docs):
-            nodes = [(s.label_, s.start, s.end) for s in doc.spans[HISTORY_KEY]]
-            classes[row, : len(doc)] = position_classes(nodes, len(doc))
-        return penalties[torch.from_numpy(classes)].to(scores.emissions.device)
+        classes = torch.from_numpy(position_classes(frontiers, emissions.shape[1]))
+        mask = disallowed[classes].to(emissions.device)
+        if in_place:
+            return emissions.masked_fill_(mask, float("-inf"))
+        return emissions.masked_fill(mask, float("-inf"))
+
+    @staticmethod
+    def _history_nodes(doc: Doc) -> List[Tuple[int, int]]:
+        """The (start, end) of the frontier's nodes that a level copy holds."""
+        return [(span.start, span.end) for span in doc.spans[HISTORY_KEY]]
 
     # -- what the model reads -------------------------------------------------------------
 
@@ -260,8 +266,9 @@ class SennaParser(SequenceLabeler):
     ) -> Tuple[float, torch.Tensor]:
         """The NLL of each level's gold tags among the paths that keep units whole."""
         docs = [eg.predicted for eg in examples if len(eg.predicted)]
-        penalties = self._penalty_rows(docs, scores)
-        return super().get_loss(examples, scores._replace(emissions=scores.emissions + penalties))
+        nodes = [self._history_nodes(doc) for doc in docs]
+        emissions = self._units_kept_whole(nodes, scores.emissions)
+        return super().get_loss(examples, scores._replace(emissions=emissions))
 
     def initialize(
         self,
@@ -306,7 +313,8 @@ class SennaParser(SequenceLabeler):
         levels = [self._level_doc(parse.sentence, parse.frontier) for parse in active]
         self._check_inputs(levels)  # the level copies carry every input the network reads
         while active:
-            active = [p for p, chunks in zip(active, self._decode(levels)) if p.add(chunks)]
+            nodes = [p.frontier_nodes() for p in active]
+            active = [p for p, chunks in zip(active, self._decode(levels, nodes)) if p.add(chunks)]
             levels = [self._level_doc(parse.sentence, parse.frontier) for parse in active]
         root = self.cfg["root_label"]
         predictions = [
@@ -317,14 +325,16 @@ class SennaParser(SequenceLabeler):
             for chunks, doc, (_, kept) in zip(predictions, originals, copies)
         ]
 
-    def _decode(self, levels: List[Doc]) -> List[List[Chunk]]:
-        """The best chunks of each level copy, among those that keep units whole."""
+    def _decode(self, levels: List[Doc], nodes: List[List[Tuple[int, int]]]) -> List[List[Chunk]]:
+        """The best chunks of each level copy, among those that keep units whole (`nodes`:
+        each copy's frontier nodes)."""
         out: List[List[Chunk]] = [[] for _ in levels]
         for calls in decode_groups(self.model_calls(levels)):
             masked = [
                 scores._replace(
-                    emissions=scores.emissions
-                    + self._penalty_rows([levels[d] for d, _ in batch], scores)
+                    emissions=self._units_kept_whole(
+                        [nodes[d] for d, _ in batch], scores.emissions, in_place=True
+                    )
                 )
                 for batch, scores in calls
             ]
@@ -358,6 +368,10 @@ class _SentenceParse:
         self.offset = offset
         self.frontier = words_frontier(len(sentence))
         self.levels: List[List[Chunk]] = []
+
+    def frontier_nodes(self) -> List[Tuple[int, int]]:
+        """The (start, end) of the nodes of the frontier."""
+        return [(u.start, u.end) for u in self.frontier if u.label is not None]
 
     def add(self, chunks: List[Chunk]) -> bool:
         """Add a decoded level; whether the sentence needs another."""
