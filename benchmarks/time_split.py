@@ -3,7 +3,7 @@ span probabilities and the rest, next to a baseline pipeline's whole time.
 
 usage: python benchmarks/time_split.py SENNA_PIPELINE DATA.spacy [--baseline PIPELINE]
        [--rounds 3] [--batch-size 256] [--json FILE] [--read-scores]
-       [--span-scores {lazy,eager,off}]
+       [--span-scores {lazy,eager,off}] [--enable COMPONENT]...
 
 The docs are fresh copies of the data's words, piped in batches as compare_speed.py does,
 after one warm-up pass; each figure is the median over the rounds. The parts are timed
@@ -21,6 +21,7 @@ by wrapping, in this process only, the functions every senna component goes thro
   that has the setting, as annotate's jsonl and spacy formats do);
 - rest: everything else in the component (whitespace handling, rows, writing the Doc).
 
+`--enable` runs a component the pipeline keeps disabled too (en_senna's senna_parser).
 `--baseline` also times a second pipeline (e.g. spaCy's anchor) whole, alternating rounds
 with the senna pipeline, so the split can be read against the baseline's time.
 """
@@ -171,8 +172,13 @@ def main() -> None:
         choices=["lazy", "eager", "off"],
         help="set every component's span_scores (default: as the pipeline has it)",
     )
+    parser.add_argument(
+        "--enable", action="append", default=[], help="run this disabled component too"
+    )
     args = parser.parse_args()
     nlp = spacy.load(args.pipeline)
+    for name in args.enable:
+        nlp.enable_pipe(name)
     if args.span_scores:
         setting = {"lazy": True, "eager": "eager", "off": False}[args.span_scores]
         for _, component in nlp.pipeline:
