@@ -26,6 +26,11 @@ def test_span_tag_feature_reads_iobes_and_marks_a_missing_group_unknown():
     assert len(set(ids.tolist())) == 5 and UNKNOWN not in ids
     bare = Doc(vocab, words="The big cat".split())
     assert (feature.extract(bare)[:, 0] == UNKNOWN).all()
+    # ids are the tags' ids, token by token: a label never seen, nested and overlapping spans
+    doc.spans["pt0"] = [Span(doc, 0, 4, "S"), Span(doc, 1, 3, "NP"), Span(doc, 2, 5, "PP")]
+    lex = feature.lexicons[0]
+    expected = [lex.get(tag) for tag in feature.doc_strings(doc)]
+    assert feature.extract(doc)[:, 0].tolist() == expected and UNKNOWN in expected
 
 
 @pytest.mark.parametrize("attr", ["tag_", "pos_", "ent_type_", "lemma_"])

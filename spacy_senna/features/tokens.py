@@ -3,7 +3,7 @@ span tag, each with one lookup table."""
 
 import warnings
 from collections import Counter
-from typing import Dict, Iterable, List, Optional, Sequence
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import IDS
@@ -198,9 +198,22 @@ class SpanTagFeature(Feature):
         self.lexicons[0] = Lexicon.from_counts(counter)
 
     def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
-        lex = self.lexicons[0]
+        """The ids of `doc_strings`, set span by span (four lookups per label, not one
+        per token)."""
         if self.spans_key not in doc.spans:
             return numpy.full((len(doc), 1), UNKNOWN, dtype="int64")
-        return numpy.array([lex.get(t) for t in self.doc_strings(doc)], dtype="int64").reshape(
-            len(doc), 1
-        )
+        lex = self.lexicons[0]
+        ids = numpy.full(len(doc), lex.get("O"), dtype="int64")
+        by_label: Dict[str, Tuple[int, int, int, int]] = {}
+        for span in doc.spans[self.spans_key]:
+            label = span.label_
+            if label not in by_label:
+                by_label[label] = tuple(lex.get(f"{p}-{label}") for p in "SBIE")
+            single, begin, inside, end = by_label[label]
+            if span.end - span.start == 1:
+                ids[span.start] = single
+                continue
+            ids[span.start] = begin
+            ids[span.start + 1 : span.end - 1] = inside
+            ids[span.end - 1] = end
+        return ids.reshape(len(doc), 1)
