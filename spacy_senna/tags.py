@@ -276,3 +276,19 @@ def allowed_transitions(
         start = ~begins
         end = numpy.ones(n, dtype=bool)
     return trans.astype(bool), start.astype(bool), end.astype(bool)
+
+
+class BiluoTagSet:
+    """For a labeler of spans (mixed in before its base class): its CRF tags are the
+    BILUO expansion of its `labels`, with BILUO's transitions, starts and ends."""
+
+    labels: Sequence[str]
+
+    @property
+    def tag_names(self) -> list[str]:
+        """The BILUO expansion of the labels."""
+        return biluo_labels(self.labels)
+
+    def tag_constraints(self) -> tuple:
+        """BILUO's allowed transitions, starts and ends."""
+        return allowed_transitions(self.tag_names, "BILUO")

@@ -42,7 +42,7 @@ from ..parse_levels import (
 )
 from ..scoring import parse_scorer  # noqa: F401  (registers spacy-senna.parse_scorer.v1)
 from ..sequences import Sequences, sequence_bounds
-from ..tags import Chunk, allowed_transitions, biluo_labels, biluo_paths_to_chunks, chunks_to_biluo
+from ..tags import BiluoTagSet, Chunk, biluo_paths_to_chunks, chunks_to_biluo
 from .batching import decode_calls, decode_groups
 from .defaults import default_model_config
 from .rows import initialize_examples, same_tokens
@@ -96,7 +96,7 @@ def make_senna_parser(
     return SennaParser(nlp.vocab, model, name, spans_key=spans_key, scorer=scorer)
 
 
-class SennaParser(SequenceLabeler):
+class SennaParser(BiluoTagSet, SequenceLabeler):
     """Constituency trees, one level of chunks at a time, into a span group."""
 
     def __init__(
@@ -111,15 +111,6 @@ class SennaParser(SequenceLabeler):
         super().__init__(vocab, model, name, scorer=scorer, spans_key=spans_key, root_label="S")
 
     # -- tags -----------------------------------------------------------------------------
-
-    @property
-    def tag_names(self) -> List[str]:
-        """The BILUO expansion of the node labels (a unary chain's joined, `S::VP`)."""
-        return biluo_labels(self.labels)
-
-    def tag_constraints(self) -> tuple:
-        """BILUO's allowed transitions, starts and ends."""
-        return allowed_transitions(self.tag_names, "BILUO")
 
     def labels_from_references(self, docs: Iterable[Doc]) -> List[str]:
         """The node labels of the gold trees (unary chains joined), and the most frequent

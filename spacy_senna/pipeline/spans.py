@@ -24,7 +24,7 @@ from thinc.api import Model
 from ..layers.crf import CRF
 from ..models import get_net
 from ..sequences import Sequences
-from ..tags import Chunk, allowed_transitions, biluo_labels, biluo_paths_to_chunks
+from ..tags import BiluoTagSet, Chunk, biluo_paths_to_chunks
 from ..threads import torch_threads
 from .batching import decode_calls
 from .rows import Row, rows_per_doc
@@ -38,7 +38,7 @@ Ranked = List[Tuple[List[Chunk], Optional[numpy.ndarray]]]
 EMPTY = numpy.zeros(0, dtype="float32")
 
 
-class SpanLabeler(SequenceLabeler):
+class SpanLabeler(BiluoTagSet, SequenceLabeler):
     """Labels non-overlapping typed spans of each row through BILUO tags and a CRF."""
 
     def __init__(
@@ -65,15 +65,6 @@ class SpanLabeler(SequenceLabeler):
         mode = scores_mode(self.span_scores, self.name)
         # the next-best analyses of kbest > 1 are rare: their probabilities come at once
         return "eager" if mode == "lazy" and self.cfg["kbest"] > 1 else mode
-
-    @property
-    def tag_names(self) -> List[str]:
-        """The BILUO expansion of the labels."""
-        return biluo_labels(self.labels)
-
-    def tag_constraints(self) -> tuple:
-        """BILUO's allowed transitions, starts and ends."""
-        return allowed_transitions(self.tag_names, "BILUO")
 
     def row_results(self, calls: List[Sequences]) -> List[Ranked]:
         """Per row of the calls, its k best analyses: chunks (row offsets) and span
