@@ -39,11 +39,11 @@ def state_bytes(net: torch.nn.Module, storage_dtype: str) -> bytes:
 
 
 def set_storage_dtype(nlp: Language, storage_dtype: str) -> List[str]:
-    """Save every senna component of `nlp` with `storage_dtype` from now on; returns
-    the names of the components changed."""
+    """Save every senna component of `nlp` (disabled ones too) with `storage_dtype` from
+    now on; returns the names of the components changed."""
     _check_dtype(storage_dtype)
     changed = []
-    for name, component in nlp.pipeline:
+    for name, component in nlp.components:
         model = getattr(component, "model", None)
         if model is not None and STORAGE_ATTR in model.attrs:
             model.attrs[STORAGE_ATTR] = storage_dtype

@@ -47,6 +47,15 @@ def test_float16_halves_the_weights_and_keeps_the_labels(pipeline_dir, tmp_path)
     assert _model_bytes(tmp_path / "again") == _model_bytes(tmp_path / "half")
 
 
+def test_a_disabled_component_is_stored_as_set_too(pipeline_dir, tmp_path):
+    nlp = spacy.load(pipeline_dir)
+    nlp.disable_pipe("senna_srl")
+    assert "senna_srl" in set_storage_dtype(nlp, "float16")
+    nlp.to_disk(tmp_path / "half")
+    full = (pipeline_dir / "senna_srl" / "model").stat().st_size
+    assert (tmp_path / "half" / "senna_srl" / "model").stat().st_size < 0.6 * full
+
+
 def test_unknown_storage_dtype_is_named(pipeline_dir):
     nlp = spacy.load(pipeline_dir)
     with pytest.raises(ValueError, match=r"one of \('float32', 'float16'\), got 'int8'"):
