@@ -4,6 +4,7 @@ without one, evaluation in float32 on any CPU and on other sources without MISC,
 recased copies of the ner's sentences."""
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -182,3 +183,50 @@ def test_attribute_scores_count_every_token(load_script):
     assert scores == {"tokens": 2, "tag": 50.0, "pos": 100.0, "lemma": 0.0, "lemma_ci": 50.0}
     table = evaluate_attributes.table([{"pipeline": "a/en_senna", **scores}])
     assert "| en_senna | 50.00 | 100.00 | 0.00 | 50.00 |" in table
+
+
+def _parser_pipeline(path: Path) -> Path:
+    """A pipeline with an initialized (untrained) senna_parser, saved to `path`."""
+    from spacy.training import Example
+
+    from spacy_senna.converters.trees import tree_doc
+    from spacy_senna.readers import copy_inputs, gold_tokens
+    from spacy_senna.trees import parse_tree
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("senna_parser")
+    reference = tree_doc(nlp.vocab, parse_tree("( (S (NP (DT The) (NN cat)) (VP (VBD sat))))"))
+    example = Example(gold_tokens(reference), reference)
+    copy_inputs(example, ["tag_"])
+    nlp.initialize(lambda: [example])
+    nlp.to_disk(path)
+    return path
+
+
+def test_add_parser_adds_it_disabled_in_float16_and_writes_only_its_files(
+    load_script, pipeline_dir, tmp_path
+):
+    add_parser = load_script(PROJECT / "scripts" / "add_parser.py")
+    target = tmp_path / "en_senna"
+    shutil.copytree(pipeline_dir, target)
+    before = {p: p.read_bytes() for p in target.rglob("*") if p.is_file()}
+    parser = _parser_pipeline(tmp_path / "parser")
+    metrics = tmp_path / "metrics.json"
+    metrics.write_text('{"parse": {"parse_f": 0.5}}', encoding="utf8")
+    for _ in range(2):  # run again: the parser is replaced, not added twice
+        add_parser.add_parser_to_disk(target, parser, "float16", metrics)
+    nlp = spacy.load(target)
+    assert nlp.disabled == ["senna_parser"] and nlp.component_names[-1] == "senna_parser"
+    assert nlp.meta["performance"]["parse"] == {"parse_f": 0.5}
+    assert nlp.meta["description"].count("senna_parser") == 1
+    stored = (target / "senna_parser" / "model").stat().st_size
+    assert stored < 0.6 * (parser / "senna_parser" / "model").stat().st_size
+    changed = {
+        p.relative_to(target).parts[0]
+        for p in target.rglob("*")
+        if p.is_file() and before.get(p) != p.read_bytes()
+    }
+    assert changed == {"config.cfg", "meta.json", "senna_parser"}
+    nlp.enable_pipe("senna_parser")
+    doc = nlp("The cat sat.")
+    assert [s.label_ for s in doc.spans["constituents"]][:1] == ["S"]  # a root at least

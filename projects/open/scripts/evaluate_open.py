@@ -7,7 +7,10 @@ propbank-ewt's test sentences; each task only when the pipeline has its componen
 scored twice: on the predicates the tagger finds (every V* token; a frame for a predicate
 the reference lacks counts its arguments as wrong) and on the given predicates. `--other`
 adds POS and NER on another corpus (`pos_other`, `ner_other`; GUM dev in the project),
-`--tweets` NER on tweets (`ner_tweets`; the Broad Twitter Corpus' dev part).
+`--tweets` NER on tweets (`ner_tweets`; the Broad Twitter Corpus' dev part), `--trees`
+labelled brackets (`parse`, EVALB's counting) on propbank-ewt's gold trees, by the
+pipeline's senna_parser (enabled for this, as en_senna keeps it disabled) reading the
+pipeline's own tags.
 `--inference-dtype float32` scores as a CPU without native bfloat16 computes (the model
 card's figures), whatever the pipeline's config says.
 """
@@ -60,10 +63,12 @@ def evaluate(
     other: Path | None = None,
     tweets: Path | None = None,
     inference_dtype: str | None = None,
+    trees: Path | None = None,
 ) -> dict:
     """Every score the pipeline's components give, keyed by task; with `other` (a corpus
     with tags and entities, e.g. GUM dev) also POS and NER there, with `tweets` (entities
-    only) NER there; `inference_dtype` overrides every component's that has one."""
+    only) NER there, with `trees` the parse there; `inference_dtype` overrides every
+    component's that has one."""
     nlp = spacy.load(pipeline, config=_inference_dtype_overrides(pipeline, inference_dtype))
     names = set(nlp.pipe_names)
     results: dict = {"pipeline": pipeline}
@@ -93,6 +98,10 @@ def evaluate(
         given = _evaluate(nlp, _examples(nlp, ewt_test, ["srl_predicates"]))
         results["srl_predicted_predicates"] = {k: predicted[k] for k in ("srl_p", "srl_r", "srl_f")}
         results["srl_given_predicates"] = {k: given[k] for k in ("srl_p", "srl_r", "srl_f")}
+    if trees is not None and "senna_parser" in nlp.component_names:
+        nlp.enable_pipe("senna_parser")
+        scores = _evaluate(nlp, _examples(nlp, trees))
+        results["parse"] = {k: scores[k] for k in ("parse_p", "parse_r", "parse_f")}
     return results
 
 
@@ -111,6 +120,7 @@ def main() -> None:
     parser.add_argument("--ewt-test", type=Path, default=Path("corpus/ewt/test.spacy"))
     parser.add_argument("--other", type=Path, help="also POS and NER on this corpus")
     parser.add_argument("--tweets", type=Path, help="also NER on this corpus")
+    parser.add_argument("--trees", type=Path, help="also the parse on these trees")
     parser.add_argument(
         "--inference-dtype", choices=["float32", "bfloat16"], help="override the configs'"
     )
@@ -124,6 +134,7 @@ def main() -> None:
         args.other,
         args.tweets,
         args.inference_dtype,
+        args.trees,
     )
     write_results(results, args.output)
 

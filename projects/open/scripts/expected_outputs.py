@@ -4,7 +4,8 @@ tests/test_bundled.py compares against (run it after every retraining of en_senn
     python scripts/expected_outputs.py ../../spacy_senna/pipelines/en_senna \
         ../../tests/data/en_senna_expected.json
 
-The sentences were written for this project (no third-party text).
+The sentences were written for this project (no third-party text). The parser, which
+en_senna keeps disabled, is enabled here, so the file records every layer.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from pathlib import Path
 import spacy
 from spacy.tokens import Doc
 
+PARSER = "senna_parser"
+#: the span group senna_parser writes
+PARSE_KEY = "constituents"
 SENTENCES = [
     "Barack Obama was born in Hawaii.",
     "He visited Paris with Angela Merkel on Monday.",
@@ -26,8 +30,9 @@ SENTENCES = [
 
 
 def annotations(doc: Doc) -> dict:
-    """Every layer of the doc as plain JSON: tokens, tags, chunks, entities, frames."""
-    return {
+    """Every layer of the doc as plain JSON: tokens, tags, chunks, entities, frames, and
+    each sentence's tree where the parser ran."""
+    out = {
         "text": doc.text,
         "tokens": [t.text for t in doc],
         "tags": [t.tag_ for t in doc],
@@ -38,6 +43,9 @@ def annotations(doc: Doc) -> dict:
             for frame in doc._.srl_frames
         },
     }
+    if PARSE_KEY in doc.spans:
+        out["parse"] = [sent._.parse_string for sent in doc.sents]
+    return out
 
 
 def main() -> None:
@@ -46,6 +54,8 @@ def main() -> None:
     parser.add_argument("output", type=Path)
     args = parser.parse_args()
     nlp = spacy.load(args.pipeline)
+    if PARSER in nlp.component_names:
+        nlp.enable_pipe(PARSER)  # en_senna keeps it disabled
     expected = [annotations(doc) for doc in nlp.pipe(SENTENCES)]
     args.output.write_text(json.dumps(expected, indent=1) + "\n", encoding="utf8")
     for item in expected:
