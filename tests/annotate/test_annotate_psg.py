@@ -250,6 +250,8 @@ def test_annotate_enable_option_writes_trees(run_cli, write, tmp_path, capsysbin
     text = write("a.txt", "The cat sat\n")
     assert run_cli(path, text, "--format", "jsonl", "--pretokenized") == 0
     assert "parse" not in json.loads(capsysbinary.readouterr().out)
-    assert run_cli(path, text, "--format", "jsonl", "--pretokenized", "--enable", "senna_parser") == 0
+    assert (
+        run_cli(path, text, "--format", "jsonl", "--pretokenized", "--enable", "senna_parser") == 0
+    )
     assert json.loads(capsysbinary.readouterr().out)["parse"][0].startswith("(")
     assert run_cli(path, text, "--enable", "senna_psg") == 1
