@@ -16,6 +16,7 @@ from spacy.tokens import Doc
 
 import spacy_senna
 from spacy_senna.bundled import BUNDLED_NAME, bundled_path, load, resolve_pipeline
+from spacy_senna.cli import main
 
 EXPECTED = json.loads(
     (Path(__file__).parent / "data" / "en_senna_expected.json").read_text(encoding="utf8")
@@ -28,6 +29,14 @@ MAX_BYTES = 25 * 2**20
 @pytest.fixture(scope="module")
 def nlp():
     return load()
+
+
+@pytest.fixture(scope="module")
+def nlp_parse():
+    """en_senna with its parser, which it keeps disabled, enabled."""
+    nlp = load()
+    nlp.enable_pipe("senna_parser")
+    return nlp
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +70,7 @@ def test_model_card_and_meta(nlp):
         assert source in sources
     for research_only in ("CoNLL", "Reuters", "Penn Treebank", "WSJ"):
         assert research_only not in sources
-    assert {"pos", "ner", "chunk", "srl_predicted_predicates"} <= set(meta["performance"])
+    assert {"pos", "ner", "chunk", "srl_predicted_predicates", "parse"} <= set(meta["performance"])
     card = (bundled_path() / "README.md").read_text(encoding="utf8")
     assert "CC BY-SA 4.0" in card and "not good at" in card
 
@@ -77,11 +86,40 @@ def test_components_and_no_vectors(nlp):
         "senna_ner",
         "senna_srl",
     ]
+    assert nlp.component_names == [*nlp.pipe_names, "senna_parser"]  # disabled: on request
+    assert nlp.disabled == ["senna_parser"]
     assert nlp.vocab.vectors.shape[0] == 0  # the word tables keep their rows, not the LM's
 
 
-def test_labels_as_recorded(nlp, annotations):
-    assert [annotations(nlp(item["text"])) for item in EXPECTED] == EXPECTED
+def test_labels_as_recorded(nlp_parse, annotations):
+    assert [annotations(nlp_parse(item["text"])) for item in EXPECTED] == EXPECTED
+
+
+def test_the_parser_is_off_by_default_and_changes_no_other_layer(nlp, annotations):
+    without_parse = [{k: v for k, v in item.items() if k != "parse"} for item in EXPECTED]
+    assert [annotations(nlp(item["text"])) for item in EXPECTED] == without_parse
+
+
+def test_parse_a_reader_can_check(nlp_parse, tmp_path, capsys):
+    doc = nlp_parse("Barack Obama was born in Hawaii. He visited Paris on Monday.")
+    first, second = doc.sents
+    assert first._.labels == ("S",) and second._.labels == ("S",)
+    spans = {(s.text, s.label_) for s in doc.spans["constituents"]}
+    assert {("Barack Obama", "NP"), ("in Hawaii", "PP"), ("Paris", "NP")} <= spans
+    assert [c.text for c in first._.children][:2] == ["Barack Obama", "was born in Hawaii"]
+    # the trees read back through `score parse`: against themselves, every bracket matches
+    trees = tmp_path / "trees.txt"
+    trees.write_text("".join(f"({s._.parse_string})\n" for s in doc.sents), encoding="utf8")
+    main(["score", "parse", str(trees), str(trees)])
+    report = capsys.readouterr().out
+    assert "Bracketing FMeasure       = 100.00" in report
+
+
+@pytest.mark.parametrize("text", ["Hi", "!?!", " ".join(["word"] * 499) + " ."])
+def test_parse_of_hostile_sentences(nlp_parse, text):
+    doc = nlp_parse(text)
+    for sent in doc.sents:
+        assert sent._.parse_string.startswith("(") and sent._.labels  # one root each
 
 
 def test_labels_a_reader_can_check(nlp):
@@ -113,10 +151,10 @@ def test_ptb_escapes_are_read_as_the_characters_they_stand_for(nlp):
     ] == frames
 
 
-def test_pipe_equals_call(nlp, annotations):
+def test_pipe_equals_call(nlp_parse, annotations):
     texts = [item["text"] for item in EXPECTED] + ["", "   ", "Paris."]
-    piped = [annotations(doc) for doc in nlp.pipe(texts, batch_size=3)]
-    assert piped == [annotations(nlp(text)) for text in texts]
+    piped = [annotations(doc) for doc in nlp_parse.pipe(texts, batch_size=3)]
+    assert piped == [annotations(nlp_parse(text)) for text in texts]
 
 
 def test_resolves_without_the_en_senna_distribution(monkeypatch):
@@ -131,7 +169,8 @@ def test_spacy_load_by_name(annotations):
             pytest.fail("en_senna is not installed: install packages/en_senna (README)")
         pytest.skip("packages/en_senna is not installed")
     nlp = spacy.load(BUNDLED_NAME)
-    assert nlp.pipe_names[-1] == "senna_srl"
+    assert nlp.pipe_names[-1] == "senna_srl" and nlp.disabled == ["senna_parser"]
+    nlp.enable_pipe("senna_parser")
     assert annotations(nlp(EXPECTED[0]["text"])) == EXPECTED[0]
 
 

@@ -92,7 +92,7 @@ def test_evaluate_can_score_in_float32_whatever_the_configs_say(load_script):
     assert overrides == {
         "components": {
             name: {"model": {"inference_dtype": "float32"}}
-            for name in ("senna_tagger", "senna_chunker", "senna_ner")
+            for name in ("senna_tagger", "senna_chunker", "senna_ner", "senna_parser")
         }
     }
     nlp = spacy.load(bundled_path(), config=overrides)
