@@ -12,7 +12,7 @@ by wrapping, in this process only, the functions every senna component goes thro
 - featurize: the component's `Featurizer.extract_docs` (words to ids);
 - network: the rest of the component's model (lookups, character CNNs, LSTMs, window or
   sentence layers): its `predict` minus featurizing;
-- decode: Viterbi (and k-best) over the network's scores;
+- decode: Viterbi (and k-best) over the network's scores (the parser's, each level's);
 - span probabilities: the forward-backward behind `doc.spans[...].attrs["scores"]`. The
   components compute them when first read (`span_scores = true`), so they cost nothing
   here unless `--read-scores` reads every one after each component (their time then also
@@ -43,7 +43,7 @@ from spacy.tokens import Doc, DocBin
 from thinc.api import Model
 
 from spacy_senna.features import featurizer
-from spacy_senna.pipeline import sequence_labeler, spans
+from spacy_senna.pipeline import parser, sequence_labeler, spans
 
 PARTS = ("featurize", "network", "decode", "span probabilities", "rest")
 #: the span probabilities computed when read, network pass included
@@ -84,6 +84,7 @@ def wrapped(clock: Clock) -> Iterator[None]:
         (Model, "predict", "model"),
         (sequence_labeler.SequenceLabeler, "row_results", "rows"),
         (spans.SpanLabeler, "row_results", "rows"),
+        (parser, "decode_calls", "rows"),  # the parser's Viterbi, level by level
         (spans, "span_probabilities", "span probabilities"),
         (spans.SpanLabeler, "row_probabilities", READ),
     ]
