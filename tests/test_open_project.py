@@ -210,6 +210,7 @@ def test_add_parser_adds_it_disabled_in_float16_and_writes_only_its_files(
     target = tmp_path / "en_senna"
     shutil.copytree(pipeline_dir, target)
     before = {p: p.read_bytes() for p in target.rglob("*") if p.is_file()}
+    weights = spacy.load(target).config["training"]["score_weights"]
     parser = _parser_pipeline(tmp_path / "parser")
     metrics = tmp_path / "metrics.json"
     metrics.write_text('{"parse": {"parse_f": 0.5}}', encoding="utf8")
@@ -219,6 +220,8 @@ def test_add_parser_adds_it_disabled_in_float16_and_writes_only_its_files(
     assert nlp.disabled == ["senna_parser"] and nlp.component_names[-1] == "senna_parser"
     assert nlp.meta["performance"]["parse"] == {"parse_f": 0.5}
     assert nlp.meta["description"].count("senna_parser") == 1
+    kept = {**weights, "parse_f": 0.0, "parse_p": 0.0, "parse_r": 0.0}
+    assert nlp.config["training"]["score_weights"] == kept
     stored = (target / "senna_parser" / "model").stat().st_size
     assert stored < 0.6 * (parser / "senna_parser" / "model").stat().st_size
     changed = {

@@ -47,10 +47,14 @@ def add_parser(nlp: Language, trained: Language, storage: str, metrics: dict | N
         raise SystemExit(f"✘ the pipeline has no {AFTER} for the parser to read tags from")
     if PARSER in nlp.component_names:
         nlp.remove_pipe(PARSER)
+    # the training score weights stay as they were (the parser would claim half of them)
+    weights = {**nlp.config["training"]["score_weights"]}
+    weights.update({name: 0.0 for name in ("parse_f", "parse_p", "parse_r")})
     with warnings.catch_warnings():  # W113: the trained pipeline's LM vectors, not kept
         warnings.filterwarnings("ignore", message=r"\[W113\]")
         nlp.add_pipe(PARSER, source=trained)
     nlp.disable_pipe(PARSER)
+    nlp._config["training"]["score_weights"] = weights
     set_storage_dtype(nlp, storage)
     description = nlp.meta.get("description", "").replace(DESCRIPTION, "")
     nlp.meta["description"] = description + DESCRIPTION
