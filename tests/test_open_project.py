@@ -232,4 +232,5 @@ def test_add_parser_adds_it_disabled_in_float16_and_writes_only_its_files(
     assert changed == {"config.cfg", "meta.json", "senna_parser"}
     nlp.enable_pipe("senna_parser")
     doc = nlp("The cat sat.")
-    assert [s.label_ for s in doc.spans["constituents"]][:1] == ["S"]  # a root at least
+    # a tree over the sentence (an untrained parser's spanning node, or the root it adds)
+    assert [(s.start, s.end) for s in doc.spans["constituents"]][:1] == [(0, len(doc))]
