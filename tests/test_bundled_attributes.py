@@ -1,7 +1,7 @@
 """en_senna gives the attributes spaCy apps read: `token.pos_` (UPOS), `token.morph` and
 `token.lemma_`, from spaCy's attribute_ruler and rule lemmatizer after senna_tagger, with the
-lemmatizer's tables stored in the pipeline (no spacy-lookups-data at run time). The
-sentences were written for these tests."""
+lemmatizer's tables stored in the pipeline (no spacy-lookups-data at run time); and
+`doc.noun_chunks`, the chunker's NP chunks. The sentences were written for these tests."""
 
 import importlib.abc
 import importlib.metadata
@@ -96,6 +96,20 @@ class _NoLookupsData(importlib.abc.MetaPathFinder):
         if name.split(".")[0] == "spacy_lookups_data":
             raise ModuleNotFoundError(f"No module named {name!r} (blocked by the test)")
         return None
+
+
+def test_noun_chunks_without_a_dependency_parse(nlp):
+    doc = nlp("The quick brown fox of my neighbour jumped over the lazy dog in New York.")
+    assert [(c.text, c.label_) for c in doc.noun_chunks] == [
+        ("The quick brown fox", "NP"),
+        ("my neighbour", "NP"),
+        ("the lazy dog", "NP"),
+        ("New York", "NP"),
+    ]
+    for doc in nlp.pipe(TEXTS):
+        nps = [(s.start, s.end) for s in doc.spans["chunks"] if s.label_ == "NP"]
+        assert [(c.start, c.end) for c in doc.noun_chunks] == nps
+        assert [c for sent in doc.sents for c in sent.noun_chunks] == list(doc.noun_chunks)
 
 
 def test_loads_and_lemmatizes_without_spacy_lookups_data(monkeypatch):

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import spacy
 import srsly
+from spacy.language import Language
 from spacy.tokens import Doc, DocBin, Span
 from spacy.vocab import Vocab
 
 from spacy_senna.bundled import bundled_path
+from spacy_senna.noun_chunks import read_noun_chunks_from
 
 PROJECT = Path(__file__).resolve().parent.parent / "projects" / "open"
 
@@ -183,6 +185,27 @@ def test_attribute_scores_count_every_token(load_script):
     assert scores == {"tokens": 2, "tag": 50.0, "pos": 100.0, "lemma": 0.0, "lemma_ci": 50.0}
     table = evaluate_attributes.table([{"pipeline": "a/en_senna", **scores}])
     assert "| en_senna | 50.00 | 100.00 | 0.00 | 50.00 |" in table
+
+
+def test_noun_chunk_scores_count_only_np_chunks(load_script, tmp_path):
+    """`--chunks` scores doc.noun_chunks against the gold chunks labelled NP, by bounds."""
+    evaluate_attributes = load_script(PROJECT / "scripts" / "evaluate_attributes.py")
+    nlp = spacy.blank("en")
+    gold = nlp.make_doc("The cat saw a dog")
+    gold.spans["chunks"] = [Span(gold, 0, 2, "NP"), Span(gold, 2, 3, "VP"), Span(gold, 3, 5, "NP")]
+    DocBin(docs=[gold], store_user_data=True).to_disk(tmp_path / "test.spacy")
+
+    @Language.component("two_noun_chunks")
+    def two_noun_chunks(doc):  # one right, one cut short, and a VP that must not count
+        doc.spans["chunks"] = [Span(doc, 0, 2, "NP"), Span(doc, 2, 3, "VP"), Span(doc, 3, 4, "NP")]
+        return doc
+
+    read_noun_chunks_from(nlp.vocab, "chunks")
+    nlp.add_pipe("two_noun_chunks")
+    scores = evaluate_attributes._noun_chunk_scores(nlp, tmp_path / "test.spacy")
+    assert scores == {"chunks": 2, "p": 50.0, "r": 50.0, "f": 50.0}
+    result = {"pipeline": "x", "tokens": 1, "tag": 1, "pos": 1, "lemma": 1, "lemma_ci": 1}
+    assert "| 1.00 | 50.00 |" in evaluate_attributes.table([{**result, "noun_chunks": scores}])
 
 
 def _parser_pipeline(path: Path) -> Path:

@@ -2,6 +2,7 @@
 
 With `spans_key = "pt0"` the same component is the PT0 (parse tree level 0) segmenter
 whose spans SRL reads. Each span carries the CRF probability of exactly that span.
+Its NP chunks are also the docs' `doc.noun_chunks` (see noun_chunks.py).
 """
 
 from typing import Callable, Iterable, List, Optional, Union
@@ -12,6 +13,7 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 from thinc.api import Model
 
+from ..noun_chunks import read_noun_chunks_from
 from ..tags import Chunk, chunks_to_biluo
 from .defaults import default_model_config
 from .spans import DocSpanLabeler, non_overlapping
@@ -51,7 +53,8 @@ def make_senna_chunker(
 
     model (Model): a spacy-senna window tagger; the default reads `token.tag_` (gold in
         training data, or a preceding senna_tagger at run time).
-    spans_key (str): the span group to learn from and write to ("chunks"; "pt0" for PT0).
+    spans_key (str): the span group to learn from and write to ("chunks"; "pt0" for PT0);
+        its NP spans are also `doc.noun_chunks` (the pipeline's first chunker's).
     kbest (int): also keep the next k-1 analyses as `doc.spans[f"{spans_key}_{rank}"]`.
     span_scores (Union[bool, str]): give each span its CRF probability in `attrs["scores"]`
         of the span group: true computes them when first read (for the whole batch at
@@ -92,6 +95,7 @@ class SennaChunker(DocSpanLabeler):
             span_scores=span_scores,
             spans_key=spans_key,
         )
+        read_noun_chunks_from(vocab, spans_key)
 
     @property
     def kbest_prefix(self) -> str:

@@ -1,13 +1,19 @@
 """Score the attributes spaCy apps read, `token.pos_` (UPOS) and `token.lemma_`, on UD EWT
-test, each pipeline run on the corpus' words (gold tokens, nothing else gold).
+test, and `doc.noun_chunks` on propbank-ewt's test sentences, each pipeline run on the
+corpus' words (gold tokens, nothing else gold).
 
     python scripts/evaluate_attributes.py corpus/ud/en_ewt-ud-test.spacy PIPELINE... \
-        --inference-dtype float32 --output metrics/attributes-test.json
+        --chunks corpus/ewt/test.spacy --inference-dtype float32 \
+        --output metrics/attributes-test.json
 
 UPOS accuracy against UD's UPOS, lemma accuracy as an exact match against UD's LEMMA
 (case-sensitive, as spaCy's lemma_acc) and ignoring case, and PTB tag accuracy (`tag_`).
 For en_senna (a senna_tagger, an attribute_ruler and a lemmatizer) a second row runs its
 attribute_ruler and lemmatizer on the gold PTB tags: what the rules alone lose.
+`--chunks`: precision, recall and F1 of `doc.noun_chunks` against the gold NP chunks
+(`doc.spans["chunks"]`, CoNLL-2000's base noun phrases from the trees); a dependency
+parser's noun chunks follow spaCy's own definition (a possessive's NP included, for one),
+so they differ from these by design as well as by error.
 `--inference-dtype float32` scores en_senna as a CPU without native bfloat16 computes (the
 model card's figures).
 """
@@ -48,6 +54,21 @@ def _scores(pairs: list[tuple[Doc, Doc]]) -> dict:
     return {"tokens": total, **{k: round(100 * v / total, 2) for k, v in counts.items()}}
 
 
+def _noun_chunk_scores(nlp: Language, corpus: Path) -> dict:
+    """P/R/F (%) of `doc.noun_chunks` against the gold NP chunks of a corpus' docs."""
+    examples = _examples(nlp, corpus)
+    docs = nlp.pipe(eg.predicted for eg in examples)
+    found = gold = correct = 0
+    for doc, eg in zip(docs, examples):
+        predicted = {(c.start, c.end) for c in doc.noun_chunks}
+        reference = {(s.start, s.end) for s in eg.reference.spans["chunks"] if s.label_ == "NP"}
+        found, gold = found + len(predicted), gold + len(reference)
+        correct += len(predicted & reference)
+    p, r = correct / max(found, 1), correct / max(gold, 1)
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"chunks": gold, "p": round(100 * p, 2), "r": round(100 * r, 2), "f": round(100 * f, 2)}
+
+
 def _on_gold_tags(nlp: Language, references: list[Doc]) -> list[tuple[Doc, Doc]]:
     """The pipeline's attribute_ruler and lemmatizer alone, on the reference's PTB tags."""
     steps = [nlp.get_pipe(name) for name in ("attribute_ruler", "lemmatizer")]
@@ -62,8 +83,11 @@ def _on_gold_tags(nlp: Language, references: list[Doc]) -> list[tuple[Doc, Doc]]
     return pairs
 
 
-def evaluate(corpus: Path, pipeline: str, inference_dtype: str | None = None) -> dict:
-    """The scores of one pipeline (and of its rules on gold tags where it has them)."""
+def evaluate(
+    corpus: Path, pipeline: str, inference_dtype: str | None = None, chunks: Path | None = None
+) -> dict:
+    """The scores of one pipeline (and of its rules on gold tags where it has them; and of
+    its noun chunks on `chunks`)."""
     path = resolve_pipeline(pipeline)
     overrides = _inference_dtype_overrides(path, inference_dtype) if Path(path).is_dir() else {}
     nlp = spacy.load(path, config=overrides)
@@ -80,13 +104,16 @@ def evaluate(corpus: Path, pipeline: str, inference_dtype: str | None = None) ->
     }
     if {"senna_tagger", "attribute_ruler", "lemmatizer"} <= set(nlp.pipe_names):
         results["rules_on_gold_tags"] = _scores(_on_gold_tags(nlp, references))
+    if chunks is not None:
+        results["noun_chunks"] = _noun_chunk_scores(nlp, chunks)
     return results
 
 
 def table(results: list[dict]) -> str:
     """A markdown table of the accuracies."""
-    head = ["pipeline", *(title for _, title in COLUMNS)]
-    lines = ["| " + " | ".join(head) + " |", "|---" + "|---:" * len(COLUMNS) + "|"]
+    chunks = any("noun_chunks" in result for result in results)
+    head = ["pipeline", *(title for _, title in COLUMNS), *(["noun chunks F1"] if chunks else [])]
+    lines = ["| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
     for result in results:
         name = Path(result["pipeline"]).name
         rows = [(name, result)]
@@ -94,6 +121,9 @@ def table(results: list[dict]) -> str:
             rows.append((f"{name}, its rules on gold PTB tags", result["rules_on_gold_tags"]))
         for title, scores in rows:
             cells = [title, *(f"{scores[key]:.2f}" for key, _ in COLUMNS)]
+            if chunks:
+                nps = scores.get("noun_chunks")
+                cells.append(f"{nps['f']:.2f}" if nps else "–")
             lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -105,10 +135,19 @@ def main() -> None:
     parser.add_argument(
         "--inference-dtype", choices=["float32", "bfloat16"], help="override the configs'"
     )
+    parser.add_argument(
+        "--chunks", type=Path, help="also doc.noun_chunks on this corpus' gold NP chunks"
+    )
     parser.add_argument("--output", type=Path, required=True)
     args = parser.parse_args()
-    results = [evaluate(args.corpus, name, args.inference_dtype) for name in args.pipelines]
-    write_results({"corpus": str(args.corpus), "results": results}, args.output)
+    results = [
+        evaluate(args.corpus, name, args.inference_dtype, args.chunks) for name in args.pipelines
+    ]
+    corpora = {
+        "corpus": str(args.corpus),
+        "chunks_corpus": str(args.chunks) if args.chunks else None,
+    }
+    write_results({**corpora, "results": results}, args.output)
     print(table(results))
 
 
