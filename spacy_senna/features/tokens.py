@@ -3,7 +3,7 @@ span tag, each with one lookup table."""
 
 import warnings
 from collections import Counter
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
 import numpy
 from spacy.attrs import IDS
@@ -179,16 +179,25 @@ class SpanTagFeature(Feature):
 
     def doc_strings(self, doc: Doc) -> List[str]:
         """The IOBES tag of every token (S-/B-/I-/E-LABEL, or O)."""
-        tags = ["O"] * len(doc)
+        tags = numpy.full(len(doc), "O", dtype=object)
+        self._set_tags(doc, tags, lambda label: tuple(f"{p}-{label}" for p in "SBIE"))
+        return tags.tolist()
+
+    def _set_tags(self, doc: Doc, out: numpy.ndarray, tags_of: Callable[[str], tuple]) -> None:
+        """Write the IOBES rule into `out`, span by span: `tags_of(label)` gives the
+        (S, B, I, E) values of a label (looked up once per label of the doc)."""
+        by_label: Dict[str, tuple] = {}
         for span in doc.spans.get(self.spans_key, []):
             label = span.label_
-            if len(span) == 1:
-                tags[span.start] = f"S-{label}"
+            if label not in by_label:
+                by_label[label] = tags_of(label)
+            single, begin, inside, end = by_label[label]
+            if span.end - span.start == 1:
+                out[span.start] = single
                 continue
-            tags[span.start] = f"B-{label}"
-            tags[span.start + 1 : span.end - 1] = [f"I-{label}"] * (len(span) - 2)
-            tags[span.end - 1] = f"E-{label}"
-        return tags
+            out[span.start] = begin
+            out[span.start + 1 : span.end - 1] = inside
+            out[span.end - 1] = end
 
     def fit(self, docs: Iterable[Doc], vocab=None) -> None:
         counter: Counter = Counter()
@@ -204,16 +213,5 @@ class SpanTagFeature(Feature):
             return numpy.full((len(doc), 1), UNKNOWN, dtype="int64")
         lex = self.lexicons[0]
         ids = numpy.full(len(doc), lex.get("O"), dtype="int64")
-        by_label: Dict[str, Tuple[int, int, int, int]] = {}
-        for span in doc.spans[self.spans_key]:
-            label = span.label_
-            if label not in by_label:
-                by_label[label] = tuple(lex.get(f"{p}-{label}") for p in "SBIE")
-            single, begin, inside, end = by_label[label]
-            if span.end - span.start == 1:
-                ids[span.start] = single
-                continue
-            ids[span.start] = begin
-            ids[span.start + 1 : span.end - 1] = inside
-            ids[span.end - 1] = end
+        self._set_tags(doc, ids, lambda label: tuple(lex.get(f"{p}-{label}") for p in "SBIE"))
         return ids.reshape(len(doc), 1)
