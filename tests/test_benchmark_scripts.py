@@ -172,3 +172,33 @@ def test_same_outputs_finds_a_changed_label_and_a_changed_probability(tmp_path, 
     assert script.compare(a, b)["largest"] >= 0.25 - 1e-5
     b[1]["tags"][0] = "XX"
     assert not script.compare(a, b)["same_labels"]
+
+
+def test_resume_config_starts_from_the_trained_weights(tmp_path, load_script, tagger_examples):
+    """The written config sources every component of the trained pipeline: initialized
+    for training, it labels as the trained pipeline does, with the new schedule."""
+    from spacy.training.initialize import init_nlp
+    from spacy.util import fix_random_seed
+
+    resume_config = load_script(BENCHMARKS / "resume_config.py")
+    fix_random_seed(0)
+    nlp = English()
+    nlp.add_pipe("senna_tagger")
+    examples = tagger_examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    for _ in range(20):
+        nlp.update(examples, sgd=optimizer)
+    nlp.to_disk(tmp_path / "trained")
+    corpus = tmp_path / "train.spacy"
+    DocBin(docs=[eg.reference for eg in examples]).to_disk(corpus)
+
+    config = resume_config.resume_config(tmp_path / "trained", 300, 0.0002, 50)
+    assert config["training"]["max_steps"] == 300
+    assert config["training"]["optimizer"]["learn_rate"]["initial_rate"] == 0.0002
+    config["paths"]["train"] = config["paths"]["dev"] = str(corpus)
+    resumed = init_nlp(config)
+    texts = [eg.reference.text for eg in examples]
+    assert [[t.tag_ for t in doc] for doc in resumed.pipe(texts)] == [
+        [t.tag_ for t in doc] for doc in nlp.pipe(texts)
+    ]
+    assert [t.tag_ for t in resumed(texts[0])] == [t.tag_ for t in examples[0].reference]
