@@ -30,6 +30,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from spacy_senna.bundled import resolve_pipeline
+from spacy_senna.scoring.counts import prf
 
 COLUMNS = (
     ("tag", "PTB tag"),
@@ -64,9 +65,8 @@ def _noun_chunk_scores(nlp: Language, corpus: Path) -> dict:
         reference = {(s.start, s.end) for s in eg.reference.spans["chunks"] if s.label_ == "NP"}
         found, gold = found + len(predicted), gold + len(reference)
         correct += len(predicted & reference)
-    p, r = correct / max(found, 1), correct / max(gold, 1)
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return {"chunks": gold, "p": round(100 * p, 2), "r": round(100 * r, 2), "f": round(100 * f, 2)}
+    scores = prf(correct, gold, found)
+    return {"chunks": gold, **{k: round(100 * scores[k], 2) for k in ("p", "r", "f")}}
 
 
 def _on_gold_tags(nlp: Language, references: list[Doc]) -> list[tuple[Doc, Doc]]:
