@@ -23,6 +23,7 @@ setup(
             "spacy-senna.SentenceTagger.v1 = spacy_senna.architectures:build_sentence_tagger",
             "spacy-senna.PredicateBiLSTM.v1 = spacy_senna.architectures:build_predicate_bilstm",
             "spacy-senna.PredicateHeads.v1 = spacy_senna.architectures:build_predicate_heads",
+            "spacy-senna.LevelHeads.v1 = spacy_senna.architectures:build_level_heads",
             "spacy-senna.WordTable.v1 = spacy_senna.word_table:build_word_table",
         ],
         "spacy_scorers": [

@@ -1,24 +1,25 @@
 """The registered architectures: SENNA's window and sentence networks and the senna-plus
-SRL networks, each a Thinc model built by `models.senna_model` around its torch network.
+SRL and parser networks, each a Thinc model built by `models.senna_model` around its torch network.
 
 Every config argument of a network is documented here (`spacy train` configs name these
 functions); the torch modules are in `layers/`.
 """
 
 from functools import partial
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import Model
 
+from .layers.level_heads import LevelHeadsNetwork, level_table_flags
 from .layers.precision import check_inference_dtype
 from .layers.predicate_heads import PredicateHeadsNetwork
 from .layers.predicate_lstm import PredicateLSTMNetwork
 from .layers.sentence import SentenceNetwork
 from .layers.window import WindowNetwork
-from .models import forward, forward_sentences, senna_model
+from .models import forward, forward_levels, forward_sentences, senna_model
 from .sequences import Sequences
 
 
@@ -243,6 +244,62 @@ def build_predicate_heads(
     )
 
 
+@registry.architectures("spacy-senna.LevelHeads.v1")
+def build_level_heads(
+    features: Dict[str, Any],
+    level_features: Sequence[str] = ("levels",),
+    window_size: int = 5,
+    lstm_width: int = 200,
+    lstm_depth: int = 2,
+    projection_width: int = 100,
+    head_width: int = 100,
+    head_depth: int = 1,
+    hidden_width: int = 300,
+    criterion: str = "sll",
+    constrain_training: bool = False,
+    nO: Optional[int] = None,
+) -> Model[List[Doc], "Sequences"]:
+    """Not in SENNA: the parser with each sentence encoded once by a BiLSTM stack shared by
+    its levels, then a light BiLSTM head per level copy; a drop-in for the window tagger
+    under senna_parser (the window tagger reruns its whole network at every level).
+
+    features (Dict[str, Feature]): named discrete features, as for the window tagger;
+        those named in level_features change from level to level, the others are the
+        sentence's (word, caps, tag_, chars ...).
+    level_features (Sequence[str]): the features the heads read (the levels below, SENNA's
+        PSG input: spacy-senna.SpanTagFeature.v1); the encoder reads all the others.
+    window_size (int): level tags each word's head reads (odd), centred on the word.
+    lstm_width (int): units per direction of each sentence BiLSTM layer.
+    lstm_depth (int): sentence BiLSTM layers, run once per sentence.
+    projection_width (int): width of the projection of the sentence states a head reads.
+    head_width (int): units per direction of each head BiLSTM layer, run per level.
+    head_depth (int): head BiLSTM layers.
+    hidden_width (int): a HardTanh layer before the output; 0 = none.
+    criterion (str): "sll" (CRF per level) or "wll".
+    constrain_training (bool): apply the tag scheme's constraints in training too.
+    nO (Optional[int]): number of tags; inferred from the component's labels.
+    """
+    if not level_features:
+        raise ValueError("spacy-senna.LevelHeads.v1 needs level_features, e.g. ['levels']")
+    return senna_model(
+        "senna_level_heads",
+        forward_levels,
+        _level_heads_network,
+        features,
+        nO,
+        criterion=criterion,
+        constrain_training=constrain_training,
+        level_features=list(level_features),
+        window_size=window_size,
+        hidden_width=hidden_width,
+        lstm_width=lstm_width,
+        lstm_depth=lstm_depth,
+        projection_width=projection_width,
+        head_width=head_width,
+        head_depth=head_depth,
+    )
+
+
 def _window_network(model: Model, *, inference_dtype: str, **common: Any) -> torch.nn.Module:
     return WindowNetwork(
         inference_dtype=inference_dtype,
@@ -285,5 +342,19 @@ def _predicate_heads_network(model: Model, **common: Any) -> torch.nn.Module:
         head_depth=attrs["head_depth"],
         distance_width=attrs["distance_width"],
         max_distance=attrs["max_distance"],
+        **common,
+    )
+
+
+def _level_heads_network(model: Model, **common: Any) -> torch.nn.Module:
+    attrs = model.attrs
+    columns = attrs["featurizer"].columns_of(attrs["level_features"])
+    return LevelHeadsNetwork(
+        level_tables=level_table_flags(columns, len(common["table_sizes"])),
+        lstm_width=attrs["lstm_width"],
+        lstm_depth=attrs["lstm_depth"],
+        projection_width=attrs["projection_width"],
+        head_width=attrs["head_width"],
+        head_depth=attrs["head_depth"],
         **common,
     )

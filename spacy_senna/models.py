@@ -24,7 +24,9 @@ from thinc.model import deserialize_attr, serialize_attr
 from .about import __version__
 from .features import Featurizer
 from .layers.tagger_net import SequenceTaggerNet, build_criterion
-from .sequences import Sequences, featurize, featurize_predicates
+from .layers.window import flatten_windows
+from .sentence_encodings import SentenceEncodings, kept_encodings
+from .sequences import Sequences, featurize, featurize_levels, featurize_predicates, level_batch
 from .shim import SennaPyTorchShim
 from .storage import STORAGE_ATTR, state_bytes
 
@@ -191,6 +193,50 @@ def forward(model: Model, docs: List[Doc], is_train: bool):
     flat, index, lengths, bounds, context = featurize(model, docs, is_train)
     emissions, backprop = _scores(model, (flat, index, context, lengths), is_train)
     return Sequences(emissions, lengths, bounds), backprop
+
+
+def forward_levels(model: Model, docs: List[Doc], is_train: bool):
+    """A network that encodes each distinct sentence of the batch once (the parser's
+    level heads): docs -> one sequence per sentence, as `forward`. When labelling inside
+    `encodings_kept(model)`, a sentence encoded by an earlier call is not encoded again."""
+    encodings = None if is_train else kept_encodings(model)
+    if encodings is not None:
+        return _levels_reading_kept(model, docs, encodings), _no_backprop
+    inputs, bounds = featurize_levels(model, docs, is_train)
+    emissions, backprop = _scores(model, inputs, is_train)
+    return Sequences(emissions, inputs[-1], bounds), backprop
+
+
+def _levels_reading_kept(model: Model, docs: List[Doc], encodings: SentenceEncodings) -> Sequences:
+    """The level copies' scores, encoding only the sentences `encodings` lacks."""
+    batch = level_batch(model, docs)
+    half_window = model.attrs["window_size"] // 2
+    net = get_net(model)
+    net.eval()
+    device = next(net.parameters()).device
+    lengths = torch.tensor([len(ids) for ids in batch.levels], dtype=torch.long)
+    new = encodings.missing(batch.keys)
+    with torch.no_grad():
+        if new:
+            flat, index = flatten_windows([batch.sentences[i] for i in new], half_window)
+            index = torch.from_numpy(index)
+            new_lengths = torch.tensor([len(batch.sentences[i]) for i in new], dtype=torch.long)
+            words = net.emission_net.encode(
+                torch.from_numpy(flat).to(device), index.to(device), new_lengths
+            )
+            encodings.add([batch.keys[i] for i in new], words, index[:, 0] + half_window)
+        row_keys = [batch.keys[s] for s in batch.row_sentence]
+        time = max(map(len, batch.levels), default=0)
+        token_rows = encodings.token_rows(row_keys, lengths, time)
+        level_flat, level_index = flatten_windows(batch.levels, half_window)
+        emissions = net.emission_net.score_levels(
+            encodings.words,
+            token_rows.to(device),
+            torch.from_numpy(level_flat).to(device),
+            torch.from_numpy(level_index).to(device),
+            lengths,
+        )
+    return Sequences(emissions, lengths, batch.bounds)
 
 
 def _no_backprop(_):

@@ -73,9 +73,10 @@ def _segment(docs: Sequence[Doc]) -> List[List[Tuple[int, int]]]:
     return [pairs[start:end] for start, end in zip([0, *cuts[:-1]], cuts)]
 
 
-def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
-    """Flat window ids (n_rows, K), token index (n_seq, T), lengths (n_seq,), bounds and,
-    for a model with `doc_context`, its repeated words (`occurrence_groups`; else None)."""
+def _sequence_ids(
+    model: Model, docs: Sequence[Doc], train: bool
+) -> Tuple[List[numpy.ndarray], List[List[Tuple[int, int]]]]:
+    """The ids (length, K) of every sequence of the docs, in order, and each doc's bounds."""
     featurizer: Featurizer = model.attrs["featurizer"]
     bounds = sequence_bounds_of(docs)
     labelled = [(doc, doc_bounds) for doc, doc_bounds in zip(docs, bounds) if doc_bounds]
@@ -85,12 +86,71 @@ def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
         for ids, (_, doc_bounds) in zip(all_ids, labelled)
         for start, end in doc_bounds
     ]
+    return pieces, bounds
+
+
+def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
+    """Flat window ids (n_rows, K), token index (n_seq, T), lengths (n_seq,), bounds and,
+    for a model with `doc_context`, its repeated words (`occurrence_groups`; else None)."""
+    pieces, bounds = _sequence_ids(model, docs, train)
     flat, index = flatten_windows(pieces, model.attrs["window_size"] // 2)
     lengths = torch.tensor([len(piece) for piece in pieces], dtype=torch.long)
     context = (
         occurrence_groups(docs, index, lengths.numpy()) if model.attrs["doc_context"] else None
     )
     return torch.from_numpy(flat), torch.from_numpy(index), lengths, bounds, context
+
+
+class LevelBatch(NamedTuple):
+    """A batch of level copies split for a network that encodes each sentence once: the
+    distinct sentences' ids (without the level columns, `model.attrs["level_features"]`)
+    and their keys, each sequence's level columns and sentence, and each doc's bounds.
+    Sequences with the same sentence ids (the level copies of one sentence) share one."""
+
+    keys: List[bytes]  # per distinct sentence: its ids' bytes
+    sentences: List[numpy.ndarray]  # per distinct sentence: its ids (length, K_s)
+    levels: List[numpy.ndarray]  # per sequence: its level ids (length, K_l)
+    row_sentence: List[int]  # per sequence: its distinct sentence
+    bounds: List[List[Tuple[int, int]]]
+
+
+def level_batch(model: Model, docs: Sequence[Doc], train: bool = False) -> LevelBatch:
+    """The docs' sequences as a `LevelBatch`."""
+    pieces, bounds = _sequence_ids(model, docs, train)
+    featurizer: Featurizer = model.attrs["featurizer"]
+    levels = numpy.asarray(featurizer.columns_of(model.attrs["level_features"]), dtype=bool)
+    sentence_of: dict = {}
+    sentences: List[numpy.ndarray] = []
+    row_sentence = []
+    for ids in pieces:
+        words = ids[:, ~levels]
+        key = words.tobytes()
+        if key not in sentence_of:
+            sentence_of[key] = len(sentences)
+            sentences.append(words)
+        row_sentence.append(sentence_of[key])
+    levels_of = [ids[:, levels] for ids in pieces]
+    return LevelBatch(list(sentence_of), sentences, levels_of, row_sentence, bounds)
+
+
+def featurize_levels(model: Model, docs: Sequence[Doc], train: bool = False):
+    """The inputs of a network that encodes each distinct sentence once (the parser's
+    level heads), each laid out by `flatten_windows`: the distinct sentences' ids and
+    index, the level ids and index of every sequence, each sequence's sentence and
+    length; and the bounds."""
+    batch = level_batch(model, docs, train)
+    half_window = model.attrs["window_size"] // 2
+    sentence_flat, sentence_index = flatten_windows(batch.sentences, half_window)
+    level_flat, level_index = flatten_windows(batch.levels, half_window)
+    inputs = (
+        torch.from_numpy(sentence_flat),
+        torch.from_numpy(sentence_index),
+        torch.from_numpy(level_flat),
+        torch.from_numpy(level_index),
+        torch.tensor(batch.row_sentence, dtype=torch.long),
+        torch.tensor([len(ids) for ids in batch.levels], dtype=torch.long),
+    )
+    return inputs, batch.bounds
 
 
 def occurrence_groups(

@@ -1,5 +1,5 @@
 """The benchmark project's helper scripts: step timing, the results collector, the SRL
-props writer, the time split."""
+props writer, the time split, the parser speed."""
 
 import gzip
 import json
@@ -202,3 +202,34 @@ def test_resume_config_starts_from_the_trained_weights(tmp_path, load_script, ta
         [t.tag_ for t in doc] for doc in nlp.pipe(texts)
     ]
     assert [t.tag_ for t in resumed(texts[0])] == [t.tag_ for t in examples[0].reference]
+
+
+def test_parser_speed_times_two_parsers_on_the_corpus_tags(tmp_path):
+    """Both parsers read the corpus' tags (no warning of missing input) and each gets its
+    words/s, with the ratio of the two."""
+    from spacy.training import Example
+
+    from spacy_senna.converters.trees import tree_doc
+    from spacy_senna.readers import copy_inputs, gold_tokens
+    from spacy_senna.trees import parse_tree
+
+    tree = "( (S (NP (DT The) (NN cat)) (VP (VBD sat)) (. .)))"
+    corpus = tmp_path / "trees.spacy"
+    reference = tree_doc(English().vocab, parse_tree(tree))
+    DocBin(docs=[reference] * 3).to_disk(corpus)
+    for name in ("a", "b"):
+        nlp = English()
+        nlp.add_pipe("senna_parser")
+        example = Example(gold_tokens(reference), reference)
+        copy_inputs(example, ["tag_"])
+        nlp.initialize(lambda: [example])
+        nlp.to_disk(tmp_path / name)
+    command = [sys.executable, str(BENCHMARKS / "parser_speed.py"), str(tmp_path / "a")]
+    command += [str(tmp_path / "b"), str(corpus), "--rounds", "2"]
+    run = subprocess.run(command, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "tag_" not in run.stderr  # the parsers read the corpus' tags
+    lines = run.stdout.splitlines()
+    assert lines[0] == "12 words x 2 rounds"
+    assert lines[1].startswith("A ") and lines[1].endswith("words/s")
+    assert lines[3].startswith("A/B speed ratio (median of rounds): ")

@@ -96,6 +96,17 @@ class Featurizer:
     def n_columns(self) -> int:
         return sum(f.n_columns for f in self.features.values())
 
+    def columns_of(self, names: Sequence[str]) -> List[bool]:
+        """Per id column, whether it belongs to one of the named features."""
+        unknown = sorted(set(names) - set(self.features))
+        if unknown:
+            raise ValueError(
+                f"The model has no feature(s) {unknown}; its features: {sorted(self.features)}"
+            )
+        chosen = [self.features[name] for name in names]
+        in_order = self._tabled + self._chars + ([self.shared] if self.shared else [])
+        return [any(f is c for c in chosen) for f in in_order for _ in range(f.n_columns)]
+
     def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
         """(len(doc), n_columns) int64 ids of one doc (`train`: ids for an update)."""
         return self.extract_docs([doc], train)[0]

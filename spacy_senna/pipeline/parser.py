@@ -41,6 +41,7 @@ from ..parse_levels import (
     words_frontier,
 )
 from ..scoring import parse_scorer  # noqa: F401  (registers spacy-senna.parse_scorer.v1)
+from ..sentence_encodings import encodings_kept
 from ..sequences import Sequences, sequence_bounds
 from ..tags import BiluoTagSet, Chunk, biluo_paths_to_chunks, chunks_to_biluo
 from .batching import decode_calls, decode_groups
@@ -303,10 +304,12 @@ class SennaParser(BiluoTagSet, SequenceLabeler):
         active = [parse for doc_parses in parses for parse in doc_parses]
         levels = [self._level_doc(parse.sentence, parse.frontier) for parse in active]
         self._check_inputs(levels)  # the level copies carry every input the network reads
-        while active:
-            nodes = [p.frontier_nodes() for p in active]
-            active = [p for p, chunks in zip(active, self._decode(levels, nodes)) if p.add(chunks)]
-            levels = [self._level_doc(parse.sentence, parse.frontier) for parse in active]
+        with encodings_kept(self.model):  # a level-heads network encodes each sentence once
+            while active:
+                nodes = [p.frontier_nodes() for p in active]
+                decoded = self._decode(levels, nodes)
+                active = [p for p, chunks in zip(active, decoded) if p.add(chunks)]
+                levels = [self._level_doc(parse.sentence, parse.frontier) for parse in active]
         root = self.cfg["root_label"]
         predictions = [
             [c for p in doc_parses for c in p.constituents(root)] for doc_parses in parses

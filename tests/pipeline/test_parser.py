@@ -1,4 +1,4 @@
-"""senna_parser: overfits two tiny trees (window and sentence networks), save/load,
+"""senna_parser: overfits two tiny trees (window, sentence and level-heads networks), save/load,
 nlp.pipe == nlp(), sentences of 1 and 500 tokens, punctuation only, an unseen label, and
 benepar's span attributes."""
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import spacy
+import torch
 from spacy.lang.en import English
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
@@ -16,8 +17,11 @@ from spacy.vocab import Vocab
 import spacy_senna  # noqa: F401
 from spacy_senna.constituents import doc_constituents, sentence_trees
 from spacy_senna.converters.trees import tree_doc
+from spacy_senna.models import get_net
 from spacy_senna.pipeline.parser import DEFAULT_PARSER_MODEL
 from spacy_senna.readers import copy_inputs, gold_tokens
+from spacy_senna.sentence_encodings import encodings_kept
+from spacy_senna.sequences import featurize_levels
 from spacy_senna.trees import parse_tree, tree_string
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
@@ -33,6 +37,18 @@ SENTENCE_NETWORK = {
         "@architectures": "spacy-senna.SentenceTagger.v1",
         "conv_width": 300,
         "hidden_width": 500,
+    }
+}
+
+# configs/plus/parser-heads.cfg's network (each sentence encoded once), small
+LEVEL_HEADS = {
+    "model": {
+        **DEFAULT_PARSER_MODEL,
+        "@architectures": "spacy-senna.LevelHeads.v1",
+        "lstm_width": 50,
+        "projection_width": 30,
+        "head_width": 30,
+        "hidden_width": 50,
     }
 }
 
@@ -66,6 +82,11 @@ def parser():
     return train()
 
 
+@pytest.fixture(scope="module")
+def level_heads():
+    return train(LEVEL_HEADS, steps=200)
+
+
 def parsed(nlp, eg):
     return nlp(eg.predicted.copy())
 
@@ -83,22 +104,59 @@ def test_sentence_network_overfits_two_trees():
     assert nlp.evaluate(examples)["parse_f"] == 1.0
 
 
+def test_level_heads_network_overfits_two_trees(level_heads):
+    nlp, examples, _ = level_heads
+    assert nlp.evaluate(examples)["parse_f"] == 1.0
+    pipe = nlp.get_pipe("senna_parser")
+    levels = [doc for eg in examples for doc in pipe._training_levels(eg)]
+    inputs, _ = featurize_levels(pipe.model, levels)
+    sentence_index, row_sentence = inputs[1], inputs[4]
+    assert len(levels) > 2 and len(sentence_index) == 2  # each sentence encoded once
+    assert row_sentence.tolist() == sorted(row_sentence.tolist())
+
+
+def test_level_heads_labelling_encodes_each_sentence_once_across_calls(level_heads):
+    nlp, examples, _ = level_heads
+    pipe = nlp.get_pipe("senna_parser")
+    levels = [doc for eg in examples for doc in pipe._training_levels(eg)]
+    encoded = []
+    net = get_net(pipe.model).emission_net
+    hook = net.encoder[0].register_forward_hook(lambda _, x, out: encoded.append(len(x[2])))
+    try:
+        plain = pipe.model.predict(levels)
+        with encodings_kept(pipe.model):
+            pipe.model.predict(levels[:1])
+            kept = pipe.model.predict(levels)
+    finally:
+        hook.remove()
+    assert encoded == [2, 1, 1]  # both sentences; the first; then only the second
+    torch.testing.assert_close(kept.emissions, plain.emissions)
+    assert kept.lengths.tolist() == plain.lengths.tolist()
+
+
+def test_level_heads_must_name_a_feature_of_the_model():
+    with pytest.raises(ValueError, match=r"no feature\(s\) \['nodes'\]"):
+        train({"model": {**LEVEL_HEADS["model"], "level_features": ["nodes"]}}, steps=1)
+
+
 def test_labels_join_unary_chains_and_root_is_the_top_label(parser):
     pipe = parser[0].get_pipe("senna_parser")
     assert pipe.labels == ("NP", "PP", "S", "S::VP", "VP")
     assert pipe.cfg["root_label"] == "S"
 
 
-def test_save_and_load_give_the_same_trees(parser, tmp_path):
-    nlp, examples, _ = parser
+@pytest.mark.parametrize("network", ["parser", "level_heads"])
+def test_save_and_load_give_the_same_trees(network, request, tmp_path):
+    nlp, examples, _ = request.getfixturevalue(network)
     nlp.to_disk(tmp_path / "pipeline")
     loaded = spacy.load(tmp_path / "pipeline")
     for eg in examples:
         assert doc_constituents(parsed(loaded, eg)) == doc_constituents(parsed(nlp, eg))
 
 
-def test_pipe_equals_call(parser):
-    nlp, examples, _ = parser
+@pytest.mark.parametrize("network", ["parser", "level_heads"])
+def test_pipe_equals_call(network, request):
+    nlp, examples, _ = request.getfixturevalue(network)
     docs = [eg.predicted.copy() for eg in examples] * 3
     piped = list(nlp.pipe(d.copy() for d in docs))
     assert [doc_constituents(d) for d in piped] == [doc_constituents(nlp(d)) for d in docs]
@@ -185,7 +243,7 @@ def test_missing_pos_input_warns(parser):
     assert any("tag_" in str(w.message) for w in caught)
 
 
-@pytest.mark.parametrize("name", ["parser.cfg", "plus/parser-plus.cfg"])
+@pytest.mark.parametrize("name", ["parser.cfg", "plus/parser-plus.cfg", "plus/parser-heads.cfg"])
 def test_configs_build_train_and_parse(name, tmp_path):
     corpus = tmp_path / "trees.spacy"
     DocBin(docs=[tree_doc(Vocab(), parse_tree(text)) for text in TREES]).to_disk(corpus)

@@ -1,0 +1,61 @@
+"""The sentence encodings a level-heads parser keeps while it labels a batch.
+
+`spacy-senna.LevelHeads.v1` encodes each sentence once for all its levels. In training
+every level copy of a sentence is in the same batch; when labelling, the parser asks for
+one level at a time, so inside `encodings_kept(model)` the model keeps each sentence's
+projected states from the first level and every later level reads them (`forward_levels`).
+"""
+
+from contextlib import contextmanager
+from typing import Dict, Iterator, List, Optional
+
+import torch
+from thinc.api import Model
+
+#: by model id: the encodings of the models inside `encodings_kept`
+_KEPT: Dict[int, "SentenceEncodings"] = {}
+
+
+class SentenceEncodings:
+    """The projected states of the sentences encoded so far, rows end to end, and where
+    each sentence's first token is, by its ids' bytes (`LevelBatch.keys`)."""
+
+    def __init__(self) -> None:
+        self.first_row: Dict[bytes, int] = {}
+        self.words: Optional[torch.Tensor] = None
+
+    def missing(self, keys: List[bytes]) -> List[int]:
+        """The positions in `keys` of the sentences not encoded yet."""
+        return [i for i, key in enumerate(keys) if key not in self.first_row]
+
+    def add(self, keys: List[bytes], words: torch.Tensor, first_rows: torch.Tensor) -> None:
+        """Keep `words` (n_rows, width), the encodings of the sentences `keys`, whose first
+        tokens are at `first_rows` (S,) of it."""
+        offset = 0 if self.words is None else len(self.words)
+        self.words = words if self.words is None else torch.cat([self.words, words])
+        for key, row in zip(keys, (first_rows + offset).tolist()):
+            self.first_row[key] = row
+
+    def token_rows(self, keys: List[bytes], lengths: torch.Tensor, time: int) -> torch.Tensor:
+        """(len(keys), time): the row in `words` of each token of each sentence `keys`
+        (lengths (len(keys),)); row 0 past a sentence's end."""
+        first = torch.tensor([self.first_row[key] for key in keys], dtype=torch.long)
+        positions = torch.arange(time)
+        rows = first[:, None] + positions[None]
+        return torch.where(positions[None] < lengths[:, None], rows, 0)
+
+
+def kept_encodings(model: Model) -> Optional[SentenceEncodings]:
+    """The encodings `model` keeps now (inside `encodings_kept`), or None."""
+    return _KEPT.get(model.id)
+
+
+@contextmanager
+def encodings_kept(model: Model) -> Iterator[None]:
+    """Inside the block, a level-heads model keeps each sentence's encoding when labelling
+    and reuses it at the sentence's later levels; they are dropped when the block ends."""
+    _KEPT[model.id] = SentenceEncodings()
+    try:
+        yield
+    finally:
+        del _KEPT[model.id]
