@@ -20,7 +20,8 @@ from torch.nn.utils.rnn import PackedSequence
 from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
 from .predicate_rows import row_lstms
-from .recurrent import SentenceLSTM, packed_order
+from .recurrent import packed_order, sentence_encoder
+from .settings import check_positive, check_window_size
 
 
 class LevelHeadsNetwork(nn.Module):
@@ -69,17 +70,14 @@ class LevelHeadsNetwork(nn.Module):
         shared: Optional[Callable[[], FeatureLookup]] = None,
     ):
         super().__init__()
-        if window_size < 1 or window_size % 2 == 0:
-            raise ValueError(f"window_size must be odd and positive, got {window_size}")
-        for name, value in (
-            ("lstm_width", lstm_width),
-            ("lstm_depth", lstm_depth),
-            ("projection_width", projection_width),
-            ("head_width", head_width),
-            ("head_depth", head_depth),
-        ):
-            if value < 1:
-                raise ValueError(f"{name} must be positive, got {value}")
+        check_window_size(window_size)
+        check_positive(
+            lstm_width=lstm_width,
+            lstm_depth=lstm_depth,
+            projection_width=projection_width,
+            head_width=head_width,
+            head_depth=head_depth,
+        )
         if len(level_tables) != len(table_sizes):
             raise ValueError("LevelHeadsNetwork needs one level_tables flag per lookup table")
         if not any(level_tables):
@@ -100,11 +98,7 @@ class LevelHeadsNetwork(nn.Module):
         self.levels = FeatureLookup(**tables(True))
         self.half_window = window_size // 2
         self.n_tags = n_tags
-        width = self.words.width
-        self.encoder = nn.ModuleList()
-        for _ in range(lstm_depth):
-            self.encoder.append(SentenceLSTM(width, lstm_width))
-            width = 2 * lstm_width
+        self.encoder, width = sentence_encoder(self.words.width, lstm_width, lstm_depth)
         self.projection = nn.Linear(width, projection_width)
         width = projection_width + window_size * self.levels.width
         self.heads, width = row_lstms(width, head_width, head_depth)

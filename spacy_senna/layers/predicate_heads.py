@@ -19,7 +19,8 @@ from torch import Tensor, nn
 from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
 from .predicate_rows import distance_table, row_lstms, row_scores
-from .recurrent import SentenceLSTM
+from .recurrent import sentence_encoder
+from .settings import check_positive, check_window_size
 
 
 class PredicateHeadsNetwork(nn.Module):
@@ -67,18 +68,15 @@ class PredicateHeadsNetwork(nn.Module):
         shared: Optional[Callable[[], FeatureLookup]] = None,
     ):
         super().__init__()
-        if window_size < 1 or window_size % 2 == 0:
-            raise ValueError(f"window_size must be odd and positive, got {window_size}")
-        for name, value in (
-            ("lstm_width", lstm_width),
-            ("lstm_depth", lstm_depth),
-            ("projection_width", projection_width),
-            ("head_width", head_width),
-            ("head_depth", head_depth),
-            ("max_distance", max_distance),
-        ):
-            if value < 1:
-                raise ValueError(f"{name} must be positive, got {value}")
+        check_window_size(window_size)
+        check_positive(
+            lstm_width=lstm_width,
+            lstm_depth=lstm_depth,
+            projection_width=projection_width,
+            head_width=head_width,
+            head_depth=head_depth,
+            max_distance=max_distance,
+        )
         self.lookup = FeatureLookup(
             table_sizes=table_sizes,
             widths=widths,
@@ -89,11 +87,7 @@ class PredicateHeadsNetwork(nn.Module):
         )
         self.half_window = window_size // 2
         self.n_tags = n_tags
-        width = self.lookup.width
-        self.encoder = nn.ModuleList()
-        for _ in range(lstm_depth):
-            self.encoder.append(SentenceLSTM(width, lstm_width))
-            width = 2 * lstm_width
+        self.encoder, width = sentence_encoder(self.lookup.width, lstm_width, lstm_depth)
         self.projection = nn.Linear(width, projection_width)
         self.distance = distance_table(max_distance, distance_width)
         width = projection_width * (1 + window_size) + distance_width

@@ -18,6 +18,7 @@ from torch import Tensor, nn
 from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
 from .predicate_rows import distance_table, row_lstms, row_scores
+from .settings import check_window_size
 
 
 class PredicateLSTMNetwork(nn.Module):
@@ -57,8 +58,7 @@ class PredicateLSTMNetwork(nn.Module):
         shared: Optional[Callable[[], FeatureLookup]] = None,
     ):
         super().__init__()
-        if window_size < 1 or window_size % 2 == 0:
-            raise ValueError(f"window_size must be odd and positive, got {window_size}")
+        check_window_size(window_size)
         if lstm_width < 1 or lstm_depth < 1:
             raise ValueError(
                 f"lstm_width and lstm_depth must be positive, got {lstm_width} and {lstm_depth}"

@@ -41,6 +41,16 @@ class SentenceLSTM(nn.Module):
         return out.index_put((packed_rows,), states)
 
 
+def sentence_encoder(width: int, lstm_width: int, depth: int) -> Tuple[nn.ModuleList, int]:
+    """`depth` stacked `SentenceLSTM` layers reading `width` numbers, and their output
+    width (the encoder that reads each sentence once, shared by its rows)."""
+    layers = nn.ModuleList()
+    for _ in range(depth):
+        layers.append(SentenceLSTM(width, lstm_width))
+        width = 2 * lstm_width
+    return layers, width
+
+
 def packed_order(token_rows: Tensor, lengths: Tensor) -> Tuple[Tensor, Tensor]:
     """The rows of a PackedSequence's data (time step by time step, the longest sentences
     first in each) and its batch sizes: the LSTM reads `rows[packed_rows]` and its

@@ -25,6 +25,7 @@ from torch import Tensor, nn
 from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
 from .precision import check_inference_dtype, dense
+from .settings import check_window_size
 
 #: floats in one (rows, n, n, units) sum of the short-row max: about an L2 cache
 _CACHE_FLOATS = 1 << 18
@@ -197,8 +198,7 @@ class SentenceNetwork(nn.Module):
         inference_dtype: str = "float32",
     ):
         super().__init__()
-        if window_size < 1 or window_size % 2 == 0:
-            raise ValueError(f"window_size must be odd and positive, got {window_size}")
+        check_window_size(window_size)
         if max_distance < 1:
             raise ValueError(f"max_distance must be at least 1, got {max_distance}")
         self.inference_dtype = check_inference_dtype(inference_dtype)

@@ -12,6 +12,7 @@ from .document_context import other_occurrences_mean
 from .lookup import FeatureLookup
 from .precision import check_inference_dtype, dense
 from .recurrent import SentenceLSTM
+from .settings import check_window_size
 
 
 class WindowNetwork(nn.Module):
@@ -63,8 +64,7 @@ class WindowNetwork(nn.Module):
         inference_dtype: str = "float32",
     ):
         super().__init__()
-        if window_size < 1 or window_size % 2 == 0:
-            raise ValueError(f"window_size must be odd and positive, got {window_size}")
+        check_window_size(window_size)
         self.inference_dtype = check_inference_dtype(inference_dtype)
         self.lookup = FeatureLookup(
             table_sizes=table_sizes,
