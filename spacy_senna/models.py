@@ -26,7 +26,14 @@ from .features import Featurizer
 from .layers.tagger_net import SequenceTaggerNet, build_criterion
 from .layers.window import flatten_windows
 from .sentence_encodings import SentenceEncodings, kept_encodings
-from .sequences import Sequences, featurize, featurize_levels, featurize_predicates, level_batch
+from .sequences import (
+    Sequences,
+    featurize,
+    featurize_levels,
+    featurize_predicates,
+    level_batch,
+    level_rows,
+)
 from .shim import SennaPyTorchShim
 from .storage import STORAGE_ATTR, state_bytes
 
@@ -214,7 +221,7 @@ def _levels_reading_kept(model: Model, docs: List[Doc], encodings: SentenceEncod
     net = get_net(model)
     net.eval()
     device = next(net.parameters()).device
-    lengths = torch.tensor([len(ids) for ids in batch.levels], dtype=torch.long)
+    level_flat, level_index, lengths = level_rows(batch, half_window)
     new = encodings.missing(batch.keys)
     with torch.no_grad():
         if new:
@@ -225,15 +232,13 @@ def _levels_reading_kept(model: Model, docs: List[Doc], encodings: SentenceEncod
                 torch.from_numpy(flat).to(device), index.to(device), new_lengths
             )
             encodings.add([batch.keys[i] for i in new], words, index[:, 0] + half_window)
-        row_keys = [batch.keys[s] for s in batch.row_sentence]
-        time = max(map(len, batch.levels), default=0)
-        token_rows = encodings.token_rows(row_keys, lengths, time)
-        level_flat, level_index = flatten_windows(batch.levels, half_window)
+        row_sentence = torch.tensor(batch.row_sentence, dtype=torch.long)
+        token_rows = encodings.token_rows(batch.keys, row_sentence, lengths, level_index.shape[1])
         emissions = net.emission_net.score_levels(
             encodings.words,
             token_rows.to(device),
-            torch.from_numpy(level_flat).to(device),
-            torch.from_numpy(level_index).to(device),
+            level_flat.to(device),
+            level_index.to(device),
             lengths,
         )
     return Sequences(emissions, lengths, batch.bounds)

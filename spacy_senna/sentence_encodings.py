@@ -36,10 +36,13 @@ class SentenceEncodings:
         for key, row in zip(keys, (first_rows + offset).tolist()):
             self.first_row[key] = row
 
-    def token_rows(self, keys: List[bytes], lengths: torch.Tensor, time: int) -> torch.Tensor:
-        """(len(keys), time): the row in `words` of each token of each sentence `keys`
-        (lengths (len(keys),)); row 0 past a sentence's end."""
+    def token_rows(
+        self, keys: List[bytes], row_sentence: torch.Tensor, lengths: torch.Tensor, time: int
+    ) -> torch.Tensor:
+        """(R, time): the row in `words` of each token of each row, whose sentence is
+        `keys[row_sentence[r]]` and length `lengths[r]`; row 0 past a sentence's end."""
         first = torch.tensor([self.first_row[key] for key in keys], dtype=torch.long)
+        first = first[row_sentence]
         positions = torch.arange(time)
         rows = first[:, None] + positions[None]
         return torch.where(positions[None] < lengths[:, None], rows, 0)

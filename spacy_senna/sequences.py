@@ -141,16 +141,26 @@ def featurize_levels(model: Model, docs: Sequence[Doc], train: bool = False):
     batch = level_batch(model, docs, train)
     half_window = model.attrs["window_size"] // 2
     sentence_flat, sentence_index = flatten_windows(batch.sentences, half_window)
-    level_flat, level_index = flatten_windows(batch.levels, half_window)
+    level_flat, level_index, lengths = level_rows(batch, half_window)
     inputs = (
         torch.from_numpy(sentence_flat),
         torch.from_numpy(sentence_index),
-        torch.from_numpy(level_flat),
-        torch.from_numpy(level_index),
+        level_flat,
+        level_index,
         torch.tensor(batch.row_sentence, dtype=torch.long),
-        torch.tensor([len(ids) for ids in batch.levels], dtype=torch.long),
+        lengths,
     )
     return inputs, batch.bounds
+
+
+def level_rows(
+    batch: LevelBatch, half_window: int
+) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The level ids and index of every sequence of `batch` (`flatten_windows`), and their
+    lengths."""
+    level_flat, level_index = flatten_windows(batch.levels, half_window)
+    lengths = torch.tensor([len(ids) for ids in batch.levels], dtype=torch.long)
+    return torch.from_numpy(level_flat), torch.from_numpy(level_index), lengths
 
 
 def occurrence_groups(

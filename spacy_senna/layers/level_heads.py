@@ -15,11 +15,10 @@ from typing import Callable, List, Optional, Sequence
 import numpy
 import torch
 from torch import Tensor, nn
-from torch.nn.utils.rnn import PackedSequence
 
 from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
-from .predicate_rows import row_lstms
+from .predicate_rows import packed_row_scores, row_lstms
 from .recurrent import packed_order, sentence_encoder
 from .settings import check_positive, check_window_size
 
@@ -160,14 +159,16 @@ class LevelHeadsNetwork(nn.Module):
         cells = torch.arange(R * T, device=inputs.device).reshape(R, T)
         packed_cells, batch_sizes = packed_order(cells, row_lengths.cpu())
         out = inputs.reshape(R * T, -1)[packed_cells]
-        for lstm in self.heads:
-            out = lstm(PackedSequence(self.dropout(out), batch_sizes))[0].data
-        out = self.dropout(out)
-        if self.hidden is not None:
-            out = self.dropout(nn.functional.hardtanh(self.hidden(out)))
-        scores = self.output(out)
-        grid = scores.new_zeros(R * T, self.n_tags).index_put((packed_cells,), scores)
-        return grid.reshape(R, T, self.n_tags)
+        return packed_row_scores(
+            out,
+            packed_cells,
+            batch_sizes,
+            (R, T),
+            self.heads,
+            self.dropout,
+            self.hidden,
+            self.output,
+        )
 
 
 def level_table_flags(column_flags: Sequence[bool], n_tables: int) -> List[bool]:

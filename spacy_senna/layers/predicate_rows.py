@@ -2,10 +2,10 @@
 predicate BiLSTM and the predicate heads: each word's vector with the predicate's context
 window and an embedding of the word's distance to the predicate (`row_inputs`), through
 BiLSTM layers over the row's real positions, packed, then (HardTanh ->) tag scores
-(`row_scores`).
-"""
+(`row_scores`). Its BiLSTM layers and packed scoring (`row_lstms`, `packed_row_scores`)
+also serve the parser's level heads."""
 
-from typing import Optional, Tuple
+from typing import Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor, nn
@@ -96,11 +96,28 @@ def row_scores(
             packed_cells,
             batch_sizes,
         )
-    for lstm in rest:
+    return packed_row_scores(out, packed_cells, batch_sizes, (R, T), rest, dropout, hidden, output)
+
+
+def packed_row_scores(
+    out: Tensor,
+    packed_cells: Tensor,
+    batch_sizes: Tensor,
+    shape: Tuple[int, int],
+    lstms: Sequence[nn.LSTM],
+    dropout: nn.Dropout,
+    hidden: Optional[nn.Linear],
+    output: nn.Linear,
+) -> Tensor:
+    """(R, T, n_tags) scores of rows whose packed positions `packed_cells` (indices into
+    `shape` = R x T) hold `out`: through `lstms` (packed by `batch_sizes`), (HardTanh ->)
+    the output layer; padding positions score 0."""
+    for lstm in lstms:
         out = lstm(PackedSequence(dropout(out), batch_sizes))[0].data
     out = dropout(out)
     if hidden is not None:
         out = dropout(nn.functional.hardtanh(hidden(out)))
     scores = output(out)
+    R, T = shape
     grid = scores.new_zeros(R * T, output.out_features).index_put((packed_cells,), scores)
     return grid.reshape(R, T, output.out_features)
