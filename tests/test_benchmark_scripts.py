@@ -1,5 +1,5 @@
 """The benchmark project's helper scripts: step timing, the results collector, the SRL
-props writer, the time split, the parser speed."""
+props writer, the time split, the parser speed, the corpus reading."""
 
 import gzip
 import json
@@ -233,3 +233,18 @@ def test_parser_speed_times_two_parsers_on_the_corpus_tags(tmp_path):
     assert lines[0] == "12 words x 2 rounds"
     assert lines[1].startswith("A ") and lines[1].endswith("words/s")
     assert lines[3].startswith("A/B speed ratio (median of rounds): ")
+
+
+def test_corpus_reading_times_both_decodings_of_the_same_pass(tmp_path):
+    nlp = English()
+    docs = [Doc(nlp.vocab, words=["The", "cat", "sat"], tags=["DT", "NN", "VBD"])] * 5
+    for doc in docs:
+        doc.spans["chunks"] = [doc[0:2]]
+    DocBin(docs=docs).to_disk(tmp_path / "docs.spacy")
+    command = [sys.executable, str(BENCHMARKS / "corpus_reading.py"), str(tmp_path / "docs.spacy")]
+    run = subprocess.run([*command, "--shuffle", "--rounds", "2"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "5 docs x 2 rounds"
+    assert lines[1].startswith("DocBin.get_docs: ") and lines[1].endswith(" s a pass")
+    assert lines[3].startswith("ratio (median of rounds): ")

@@ -7,6 +7,7 @@ from pathlib import Path
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
+from ..docbin_decoding import get_docs
 from ..files import atomic_output, require_file
 from .errors import CliError
 
@@ -19,7 +20,7 @@ def read_docs(path: Path, vocab: Vocab) -> list[Doc]:
     require_file(path)
     data = path.read_bytes()
     try:
-        return list(DocBin(store_user_data=True).from_bytes(data).get_docs(vocab))
+        return list(get_docs(DocBin(store_user_data=True).from_bytes(data), vocab))
     except Exception as err:  # any failure to decode these bytes means a corrupt file
         raise CliError(path, "not a .spacy (DocBin) file, or a truncated or corrupt one") from err
 
