@@ -243,7 +243,16 @@ def test_missing_pos_input_warns(parser):
     assert any("tag_" in str(w.message) for w in caught)
 
 
-@pytest.mark.parametrize("name", ["parser.cfg", "plus/parser-plus.cfg", "plus/parser-heads.cfg"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "parser.cfg",
+        "plus/parser-plus.cfg",
+        "plus/parser-heads.cfg",
+        "open/parser.cfg",
+        "open/parser-heads.cfg",
+    ],
+)
 def test_configs_build_train_and_parse(name, tmp_path):
     corpus = tmp_path / "trees.spacy"
     DocBin(docs=[tree_doc(Vocab(), parse_tree(text)) for text in TREES]).to_disk(corpus)
