@@ -94,7 +94,7 @@ def test_evaluate_can_score_in_float32_whatever_the_configs_say(load_script):
     assert overrides == {
         "components": {
             name: {"model": {"inference_dtype": "float32"}}
-            for name in ("senna_tagger", "senna_chunker", "senna_ner", "senna_parser")
+            for name in ("senna_tagger", "senna_chunker", "senna_ner")  # the parser has none
         }
     }
     nlp = spacy.load(bundled_path(), config=overrides)
