@@ -27,6 +27,7 @@ from .layers.tagger_net import SequenceTaggerNet, build_criterion
 from .layers.window import flatten_windows
 from .sentence_encodings import SentenceEncodings, kept_encodings
 from .sequences import (
+    LevelBatch,
     Sequences,
     featurize,
     featurize_levels,
@@ -216,7 +217,12 @@ def forward_levels(model: Model, docs: List[Doc], is_train: bool):
 
 def _levels_reading_kept(model: Model, docs: List[Doc], encodings: SentenceEncodings) -> Sequences:
     """The level copies' scores, encoding only the sentences `encodings` lacks."""
-    batch = level_batch(model, docs)
+    return level_scores(model, level_batch(model, docs), encodings)
+
+
+def level_scores(model: Model, batch: LevelBatch, encodings: SentenceEncodings) -> Sequences:
+    """The scores of a batch of level copies when labelling, encoding only the sentences
+    `encodings` lacks (and keeping theirs)."""
     half_window = model.attrs["window_size"] // 2
     net = get_net(model)
     net.eval()

@@ -119,18 +119,28 @@ def level_batch(model: Model, docs: Sequence[Doc], train: bool = False) -> Level
     pieces, bounds = _sequence_ids(model, docs, train)
     featurizer: Featurizer = model.attrs["featurizer"]
     levels = numpy.asarray(featurizer.columns_of(model.attrs["level_features"]), dtype=bool)
+    return batch_of_levels(
+        [ids[:, ~levels] for ids in pieces], [ids[:, levels] for ids in pieces], bounds
+    )
+
+
+def batch_of_levels(
+    sentence_ids: Sequence[numpy.ndarray],
+    level_ids: List[numpy.ndarray],
+    bounds: List[List[Tuple[int, int]]],
+) -> LevelBatch:
+    """A `LevelBatch` of sequences given as each one's sentence ids (length, K_s) and
+    level ids (length, K_l): sequences with the same sentence ids share one sentence."""
     sentence_of: dict = {}
     sentences: List[numpy.ndarray] = []
     row_sentence = []
-    for ids in pieces:
-        words = ids[:, ~levels]
+    for words in sentence_ids:
         key = words.tobytes()
         if key not in sentence_of:
             sentence_of[key] = len(sentences)
             sentences.append(words)
         row_sentence.append(sentence_of[key])
-    levels_of = [ids[:, levels] for ids in pieces]
-    return LevelBatch(list(sentence_of), sentences, levels_of, row_sentence, bounds)
+    return LevelBatch(list(sentence_of), sentences, level_ids, row_sentence, bounds)
 
 
 def featurize_levels(model: Model, docs: Sequence[Doc], train: bool = False):

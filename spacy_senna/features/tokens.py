@@ -3,7 +3,7 @@ span tag, each with one lookup table."""
 
 import warnings
 from collections import Counter
-from typing import Callable, Dict, Iterable, List, Optional, Sequence
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import IDS
@@ -180,24 +180,26 @@ class SpanTagFeature(Feature):
     def doc_strings(self, doc: Doc) -> List[str]:
         """The IOBES tag of every token (S-/B-/I-/E-LABEL, or O)."""
         tags = numpy.full(len(doc), "O", dtype=object)
-        self._set_tags(doc, tags, lambda label: tuple(f"{p}-{label}" for p in "SBIE"))
+        self._set_tags(_spans_of(doc, self.spans_key), tags, _iobes)
         return tags.tolist()
 
-    def _set_tags(self, doc: Doc, out: numpy.ndarray, tags_of: Callable[[str], tuple]) -> None:
-        """Write the IOBES rule into `out`, span by span: `tags_of(label)` gives the
-        (S, B, I, E) values of a label (looked up once per label of the doc)."""
+    @staticmethod
+    def _set_tags(
+        spans: Iterable[Tuple[str, int, int]], out: numpy.ndarray, tags_of: Callable[[str], tuple]
+    ) -> None:
+        """Write the IOBES rule into `out`, span by span ((label, start, end) each):
+        `tags_of(label)` gives the (S, B, I, E) values of a label (asked once per label)."""
         by_label: Dict[str, tuple] = {}
-        for span in doc.spans.get(self.spans_key, []):
-            label = span.label_
+        for label, start, end in spans:
             if label not in by_label:
                 by_label[label] = tags_of(label)
-            single, begin, inside, end = by_label[label]
-            if span.end - span.start == 1:
-                out[span.start] = single
+            single, begin, inside, last = by_label[label]
+            if end - start == 1:
+                out[start] = single
                 continue
-            out[span.start] = begin
-            out[span.start + 1 : span.end - 1] = inside
-            out[span.end - 1] = end
+            out[start] = begin
+            out[start + 1 : end - 1] = inside
+            out[end - 1] = last
 
     def fit(self, docs: Iterable[Doc], vocab=None) -> None:
         counter: Counter = Counter()
@@ -211,7 +213,22 @@ class SpanTagFeature(Feature):
         per token)."""
         if self.spans_key not in doc.spans:
             return numpy.full((len(doc), 1), UNKNOWN, dtype="int64")
+        return self.span_ids(len(doc), _spans_of(doc, self.spans_key))
+
+    def span_ids(self, n_tokens: int, spans: Iterable[Tuple[str, int, int]]) -> numpy.ndarray:
+        """(n_tokens, 1): the ids `extract` gives a doc of `n_tokens` tokens whose span
+        group holds `spans` ((label, start, end) each, not overlapping)."""
         lex = self.lexicons[0]
-        ids = numpy.full(len(doc), lex.get("O"), dtype="int64")
-        self._set_tags(doc, ids, lambda label: tuple(lex.get(f"{p}-{label}") for p in "SBIE"))
-        return ids.reshape(len(doc), 1)
+        ids = numpy.full(n_tokens, lex.get("O"), dtype="int64")
+        self._set_tags(spans, ids, lambda label: tuple(lex.get(tag) for tag in _iobes(label)))
+        return ids.reshape(n_tokens, 1)
+
+
+def _spans_of(doc: Doc, key: str) -> Iterator[Tuple[str, int, int]]:
+    """(label, start, end) of each span of `doc.spans[key]` (none when it is absent)."""
+    return ((span.label_, span.start, span.end) for span in doc.spans.get(key, []))
+
+
+def _iobes(label: str) -> Tuple[str, str, str, str]:
+    """The S-, B-, I- and E- tags of a label."""
+    return (f"S-{label}", f"B-{label}", f"I-{label}", f"E-{label}")

@@ -66,6 +66,7 @@ class CRF(nn.Module):
         self.register_buffer("trans_penalty", torch.zeros(n_tags, n_tags))
         self.register_buffer("start_penalty", torch.zeros(n_tags))
         self.register_buffer("end_penalty", torch.zeros(n_tags))
+        self._blocks: Optional[Tuple[Tensor, TransitionBlocks]] = None
         self.set_constraints(allowed_transitions, allowed_start, allowed_end)
 
     def set_constraints(
@@ -94,6 +95,21 @@ class CRF(nn.Module):
             or torch.isinf(self.start_penalty).any()
             or torch.isinf(self.end_penalty).any()
         )
+
+    def _transition_blocks(self, transitions: Tensor) -> TransitionBlocks:
+        """The `TransitionBlocks` of `transitions`, kept while the matrix stays the same
+        (labelling decodes batch after batch with one matrix; training changes it)."""
+        if self._blocks is not None:
+            kept, blocks = self._blocks
+            if (
+                kept.device == transitions.device
+                and kept.dtype == transitions.dtype
+                and torch.equal(kept, transitions)
+            ):
+                return blocks
+        blocks = TransitionBlocks(transitions, torch.isfinite(transitions))
+        self._blocks = (transitions.detach().clone(), blocks)
+        return blocks
 
     # -- scores ---------------------------------------------------------------------------
 
@@ -220,7 +236,7 @@ class CRF(nn.Module):
         used, local = torch.unique(rows, return_inverse=True)
         with torch.no_grad():
             transitions = (self.transitions + self.trans_penalty).double()
-            blocks = TransitionBlocks(transitions, torch.isfinite(transitions))
+            blocks = self._transition_blocks(transitions)
             packed = PackedChains.pack(
                 [(emissions[used], lengths[used])], columns=blocks.order, dtype=torch.float64
             )
@@ -310,7 +326,7 @@ class CRF(nn.Module):
             if constrained and self.has_constraints:
                 end = self.end_penalty if end is None else end + self.end_penalty
             transitions = self.transitions + self.trans_penalty if constrained else self.transitions
-            blocks = TransitionBlocks(transitions, torch.isfinite(transitions))
+            blocks = self._transition_blocks(transitions)
             packed = PackedChains.pack(checked, columns=blocks.order)
             if packed.batch_sizes:
                 packed.data[packed.step(0)] += blocks.reorder(start)
@@ -341,7 +357,7 @@ class CRF(nn.Module):
         with torch.no_grad():
             folded, transitions = self._folded(emissions, lengths, constrained)
             if k == 1:
-                blocks = TransitionBlocks(transitions, torch.isfinite(transitions))
+                blocks = self._transition_blocks(transitions)
                 packed = PackedChains.pack([(folded, lengths)], columns=blocks.order)
                 paths, scores = viterbi(packed, blocks, transitions)
                 return paths[:, None], scores[:, None]

@@ -28,6 +28,7 @@ from thinc.api import Model, Optimizer
 from ..annotations import TOKEN_ANNOTATIONS
 from ..constituents import CONSTITUENTS_KEY, KEY_USER_DATA, register_span_attributes, within
 from ..features import SpanTagFeature
+from ..models import level_scores
 from ..parse_levels import (
     ALLOWED_PREFIXES,
     UNARY_JOIN,
@@ -41,10 +42,10 @@ from ..parse_levels import (
     words_frontier,
 )
 from ..scoring import parse_scorer  # noqa: F401  (registers spacy-senna.parse_scorer.v1)
-from ..sentence_encodings import encodings_kept
-from ..sequences import Sequences, sequence_bounds
+from ..sentence_encodings import encodings_kept, kept_encodings
+from ..sequences import LevelBatch, Sequences, batch_of_levels, sequence_bounds
 from ..tags import BiluoTagSet, Chunk, biluo_paths_to_chunks, chunks_to_biluo
-from .batching import decode_calls, decode_groups
+from .batching import bounded_batches, decode_calls, decode_groups
 from .defaults import default_model_config
 from .rows import initialize_examples, same_tokens
 from .sequence_labeler import SequenceLabeler
@@ -297,19 +298,22 @@ class SennaParser(BiluoTagSet, SequenceLabeler):
         originals = list(docs)
         copies = [words_only(doc, self.input_attrs) for doc in originals]
         words = [doc for doc, _ in copies]
+        self._check_inputs(words, own_spans=(HISTORY_KEY,))
         parses = [
             [_SentenceParse(self._sentence_doc(doc, s, e), s) for s, e in sequence_bounds(doc)]
             for doc in words
         ]
         active = [parse for doc_parses in parses for parse in doc_parses]
-        levels = [self._level_doc(parse.sentence, parse.frontier) for parse in active]
-        self._check_inputs(levels)  # the level copies carry every input the network reads
+        reader = _LevelReader(self.model, active) if _LevelReader.reads(self.model) else None
         with encodings_kept(self.model):  # a level-heads network encodes each sentence once
             while active:
                 nodes = [p.frontier_nodes() for p in active]
-                decoded = self._decode(levels, nodes)
+                if reader is None:
+                    levels = [self._level_doc(p.sentence, p.frontier) for p in active]
+                    decoded = self._decode(self.model_calls(levels), nodes)
+                else:
+                    decoded = self._decode(self._level_calls(reader, active), nodes)
                 active = [p for p, chunks in zip(active, decoded) if p.add(chunks)]
-                levels = [self._level_doc(parse.sentence, parse.frontier) for parse in active]
         root = self.cfg["root_label"]
         predictions = [
             [c for p in doc_parses for c in p.constituents(root)] for doc_parses in parses
@@ -319,20 +323,36 @@ class SennaParser(BiluoTagSet, SequenceLabeler):
             for chunks, doc, (_, kept) in zip(predictions, originals, copies)
         ]
 
-    def _decode(self, levels: List[Doc], nodes: List[List[Tuple[int, int]]]) -> List[List[Chunk]]:
-        """The best chunks of each level copy, among those that keep units whole (`nodes`:
-        each copy's frontier nodes)."""
-        out: List[List[Chunk]] = [[] for _ in levels]
-        for calls in decode_groups(self.model_calls(levels)):
+    def _level_calls(
+        self, reader: "_LevelReader", active: List["_SentenceParse"]
+    ) -> Iterator[Tuple[List[Tuple[int, Any]], Sequences]]:
+        """The level-heads network's scores of the next level of the `active` sentences,
+        call by call (as `model_calls` gives them for their level copies), from arrays."""
+        encodings = kept_encodings(self.model)
+        items = list(enumerate(active))
+        shapes = [(1, len(parse.sentence)) for parse in active]
+        for batch in bounded_batches(items, shapes, self.row_cost):
+            yield batch, level_scores(self.model, reader.batch([p for _, p in batch]), encodings)
+
+    def _decode(
+        self,
+        calls: Iterable[Tuple[List[Tuple[int, Any]], Sequences]],
+        nodes: List[List[Tuple[int, int]]],
+    ) -> List[List[Chunk]]:
+        """The best chunks of each level copy scored by `calls` ((copy index, input) of
+        each row, scores), among those that keep units whole (`nodes`: each copy's frontier
+        nodes)."""
+        out: List[List[Chunk]] = [[] for _ in nodes]
+        for group in decode_groups(calls):
             masked = [
                 scores._replace(
                     emissions=self._units_kept_whole(
                         [nodes[d] for d, _ in batch], scores.emissions, in_place=True
                     )
                 )
-                for batch, scores in calls
+                for batch, scores in group
             ]
-            for (batch, _), scores, paths in zip(calls, masked, decode_calls(self.model, masked)):
+            for (batch, _), scores, paths in zip(group, masked, decode_calls(self.model, masked)):
                 chunks = biluo_paths_to_chunks(paths, scores.lengths.tolist(), self.tag_names)
                 for (d, _), row_chunks in zip(batch, chunks):
                     out[d] = row_chunks
@@ -362,10 +382,15 @@ class _SentenceParse:
         self.offset = offset
         self.frontier = words_frontier(len(sentence))
         self.levels: List[List[Chunk]] = []
+        self.ids: Optional[numpy.ndarray] = None  # the sentence's ids (`_LevelReader`)
 
     def frontier_nodes(self) -> List[Tuple[int, int]]:
         """The (start, end) of the nodes of the frontier."""
         return [(u.start, u.end) for u in self.frontier if u.label is not None]
+
+    def frontier_spans(self) -> List[Chunk]:
+        """The (label, start, end) of the nodes of the frontier (a level copy's history)."""
+        return [(u.label, u.start, u.end) for u in self.frontier if u.label is not None]
 
     def add(self, chunks: List[Chunk]) -> bool:
         """Add a decoded level; whether the sentence needs another."""
@@ -381,3 +406,41 @@ class _SentenceParse:
         if n and not is_finished(self.frontier, n):
             spans.insert(0, (root, 0, n))
         return [(lab, s + self.offset, e + self.offset) for lab, s, e in spans]
+
+
+class _LevelReader:
+    """What a level-heads network reads of the sentences being parsed, as arrays: each
+    sentence's ids without the level columns, featurized once, and at each level the tags
+    of its frontier's nodes (`SpanTagFeature.span_ids`); the same ids as a level copy of
+    the sentence gives, without making one per level."""
+
+    def __init__(self, model: Model, parses: Sequence["_SentenceParse"]) -> None:
+        featurizer = model.attrs["featurizer"]
+        names = model.attrs["level_features"]
+        levels = numpy.asarray(featurizer.columns_of(names), dtype=bool)
+        first_column = {name: featurizer.columns_of([name]).index(True) for name in names}
+        self.features = [featurizer.features[name] for name in sorted(names, key=first_column.get)]
+        for parse, ids in zip(parses, featurizer.extract_docs([p.sentence for p in parses])):
+            parse.ids = ids[:, ~levels]
+
+    @staticmethod
+    def reads(model: Model) -> bool:
+        """Whether `model` encodes each sentence once and reads levels only through the
+        frontier's tags (SpanTagFeatures of the history)."""
+        names = model.attrs.get("level_features")
+        features = model.attrs["featurizer"].features
+        return bool(names) and all(
+            isinstance(features[name], SpanTagFeature) and features[name].spans_key == HISTORY_KEY
+            for name in names
+        )
+
+    def batch(self, parses: Sequence["_SentenceParse"]) -> LevelBatch:
+        """The next level of each of `parses` as the network's `LevelBatch`."""
+        level_ids = [
+            numpy.concatenate(
+                [f.span_ids(len(p.sentence), p.frontier_spans()) for f in self.features], axis=1
+            )
+            for p in parses
+        ]
+        bounds = [[(0, len(p.sentence))] for p in parses]
+        return batch_of_levels([p.ids for p in parses], level_ids, bounds)

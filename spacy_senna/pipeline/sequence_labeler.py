@@ -292,8 +292,9 @@ class SequenceLabeler(TrainablePipe):
             self._warned.add(key)
             warnings.warn(message, SennaWarning)
 
-    def _check_inputs(self, docs: List[Doc]) -> None:
-        """Warn when a cascade input (token.tag_, a span group such as PT0) is missing."""
+    def _check_inputs(self, docs: List[Doc], own_spans: Sequence[str] = ()) -> None:
+        """Warn when a cascade input (token.tag_, a span group such as PT0) is missing;
+        `own_spans`: span groups the component writes itself for its network."""
         for feature in self.model.attrs["featurizer"].features.values():
             attr = getattr(feature, "attr", None)
             name = TOKEN_ANNOTATIONS.get(attr)
@@ -305,7 +306,7 @@ class SequenceLabeler(TrainablePipe):
                     "(e.g. senna_tagger) before this one; without it accuracy drops sharply.",
                 )
             key = getattr(feature, "spans_key", None)
-            if key and any(len(d) and key not in d.spans for d in docs):
+            if key and key not in own_spans and any(len(d) and key not in d.spans for d in docs):
                 self.warn_once(
                     f"spans:{key}",
                     f"[{self.name}] reads doc.spans['{key}'] as an input feature, but a doc "

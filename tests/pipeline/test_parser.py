@@ -18,6 +18,7 @@ import spacy_senna  # noqa: F401
 from spacy_senna.constituents import doc_constituents, sentence_trees
 from spacy_senna.converters.trees import tree_doc
 from spacy_senna.models import get_net
+from spacy_senna.pipeline import parser as parser_module
 from spacy_senna.pipeline.parser import DEFAULT_PARSER_MODEL
 from spacy_senna.readers import copy_inputs, gold_tokens
 from spacy_senna.sentence_encodings import encodings_kept
@@ -132,6 +133,22 @@ def test_level_heads_labelling_encodes_each_sentence_once_across_calls(level_hea
     assert encoded == [2, 1, 1]  # both sentences; the first; then only the second
     torch.testing.assert_close(kept.emissions, plain.emissions)
     assert kept.lengths.tolist() == plain.lengths.tolist()
+
+
+def test_level_heads_label_from_arrays_as_from_level_copies(level_heads, monkeypatch):
+    """A level-heads parser reads each level from arrays, no copy of the sentence per
+    level: the trees are those that the level copies give."""
+    nlp, examples, _ = level_heads
+    pipe = nlp.get_pipe("senna_parser")
+    docs = [eg.predicted.copy() for eg in examples]
+    with monkeypatch.context() as patched:
+        patched.setattr(type(pipe), "_level_doc", None)  # the arrays path makes none
+        from_arrays = pipe.predict(docs)
+    monkeypatch.setattr(parser_module._LevelReader, "reads", staticmethod(lambda model: False))
+    assert pipe.predict(docs) == from_arrays
+    assert from_arrays == [
+        [(s.label_, s.start, s.end) for s in eg.reference.spans["constituents"]] for eg in examples
+    ]
 
 
 def test_level_heads_must_name_a_feature_of_the_model():
