@@ -257,6 +257,7 @@ def build_level_heads(
     hidden_width: int = 300,
     criterion: str = "sll",
     constrain_training: bool = False,
+    inference_dtype: str = "float32",
     nO: Optional[int] = None,
 ) -> Model[List[Doc], "Sequences"]:
     """Not in SENNA: the parser with each sentence encoded once by a BiLSTM stack shared by
@@ -277,6 +278,9 @@ def build_level_heads(
     hidden_width (int): a HardTanh layer before the output; 0 = none.
     criterion (str): "sll" (CRF per level) or "wll".
     constrain_training (bool): apply the tag scheme's constraints in training too.
+    inference_dtype (str): "bfloat16" runs the heads' hidden and output layers in bfloat16
+        when labelling, on a CPU that computes it natively (float32 elsewhere, and always
+        in training); the LSTMs stay in float32.
     nO (Optional[int]): number of tags; inferred from the component's labels.
     """
     if not level_features:
@@ -284,7 +288,7 @@ def build_level_heads(
     return senna_model(
         "senna_level_heads",
         forward_levels,
-        _level_heads_network,
+        partial(_level_heads_network, inference_dtype=check_inference_dtype(inference_dtype)),
         features,
         nO,
         criterion=criterion,
@@ -346,10 +350,11 @@ def _predicate_heads_network(model: Model, **common: Any) -> torch.nn.Module:
     )
 
 
-def _level_heads_network(model: Model, **common: Any) -> torch.nn.Module:
+def _level_heads_network(model: Model, *, inference_dtype: str, **common: Any) -> torch.nn.Module:
     attrs = model.attrs
     columns = attrs["featurizer"].columns_of(attrs["level_features"])
     return LevelHeadsNetwork(
+        inference_dtype=inference_dtype,
         level_tables=level_table_flags(columns, len(common["table_sizes"])),
         lstm_width=attrs["lstm_width"],
         lstm_depth=attrs["lstm_depth"],

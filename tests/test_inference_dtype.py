@@ -1,6 +1,7 @@
-"""inference_dtype = "bfloat16": the window and sentence networks' largest layers label in
-bfloat16 where the device computes it natively, train in float32, give the labels of
-float32, and the setting is read from the config (so a load-time override applies).
+"""inference_dtype = "bfloat16": the largest layers of the window, sentence and parser
+heads networks label in bfloat16 where the device computes it natively, train in float32,
+give the labels of float32, and the setting is read from the config (so a load-time
+override applies).
 
 bfloat16 runs everywhere, emulated where the CPU lacks it; the tests that must see it
 run force `computes_bfloat16` on, so they test the same path on any machine."""
@@ -11,6 +12,7 @@ import spacy
 import torch
 
 from spacy_senna.layers import precision
+from spacy_senna.layers.level_heads import LevelHeadsNetwork
 from spacy_senna.layers.sentence import SentenceNetwork
 from spacy_senna.layers.window import WindowNetwork, flatten_windows
 from spacy_senna.models import get_net
@@ -81,6 +83,32 @@ def test_sentence_network_labels_in_bfloat16(native_bfloat16):
     exact, reduced = run("float32"), run("bfloat16")
     assert reduced.dtype == torch.float32 and not torch.equal(reduced, exact)
     torch.testing.assert_close(reduced, exact, atol=0.05, rtol=0.05)
+
+
+def test_the_parser_heads_label_in_bfloat16_and_train_in_float32(native_bfloat16):
+    def run(inference_dtype: str, train: bool) -> torch.Tensor:
+        torch.manual_seed(0)
+        net = LevelHeadsNetwork(
+            table_sizes=[10, 9],
+            widths=[4, 2],
+            level_tables=[False, True],
+            n_tags=3,
+            lstm_width=3,
+            projection_width=4,
+            head_width=3,
+            hidden_width=16,
+            inference_dtype=inference_dtype,
+        ).train(train)
+        sentence_flat, sentence_index = flatten_windows(SENTENCES[:1], net.half_window)
+        level_flat, level_index = flatten_windows([numpy.array([[2], [3], [2], [4], [2], [5]])], 2)
+        inputs = [sentence_flat, sentence_index, level_flat, level_index]
+        with torch.no_grad():
+            return net(*map(torch.from_numpy, inputs), torch.tensor([0]), torch.tensor([6]))
+
+    exact, reduced = run("float32", train=False), run("bfloat16", train=False)
+    assert reduced.dtype == torch.float32 and not torch.equal(reduced, exact)
+    torch.testing.assert_close(reduced, exact, atol=0.05, rtol=0.05)
+    assert torch.equal(run("bfloat16", train=True), run("float32", train=True))
 
 
 def test_float32_is_exact_where_bfloat16_is_not_native(monkeypatch):

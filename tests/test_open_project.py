@@ -94,11 +94,12 @@ def test_evaluate_can_score_in_float32_whatever_the_configs_say(load_script):
     assert overrides == {
         "components": {
             name: {"model": {"inference_dtype": "float32"}}
-            for name in ("senna_tagger", "senna_chunker", "senna_ner")  # the parser has none
+            for name in ("senna_tagger", "senna_chunker", "senna_ner", "senna_parser")
         }
     }
     nlp = spacy.load(bundled_path(), config=overrides)
-    assert nlp.config["components"]["senna_ner"]["model"]["inference_dtype"] == "float32"
+    for name in ("senna_ner", "senna_parser"):
+        assert nlp.config["components"][name]["model"]["inference_dtype"] == "float32"
     assert evaluate_open._inference_dtype_overrides(str(bundled_path()), None) == {}
 
 

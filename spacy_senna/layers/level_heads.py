@@ -18,6 +18,7 @@ from torch import Tensor, nn
 
 from .char_cnn import CharCNNSpec
 from .lookup import FeatureLookup
+from .precision import check_inference_dtype
 from .predicate_rows import packed_row_scores, row_lstms
 from .recurrent import packed_order, sentence_encoder
 from .settings import check_positive, check_window_size
@@ -39,6 +40,8 @@ class LevelHeadsNetwork(nn.Module):
     :param head_width: units per direction of each head BiLSTM layer.
     :param head_depth: head BiLSTM layers.
     :param hidden_width: a HardTanh layer before the output (0 = none).
+    :param inference_dtype: "bfloat16" runs the hidden and output layers in bfloat16 at
+        inference where the CPU computes it natively (`precision.dense`).
     :param char_cnns: character CNNs after the sentence's lookup tables (see FeatureLookup).
     :param shared: a shared word table's lookup (senna_words) after those.
 
@@ -63,6 +66,7 @@ class LevelHeadsNetwork(nn.Module):
         head_depth: int = 1,
         hidden_width: int = 300,
         dropout: float = 0.0,
+        inference_dtype: str = "float32",
         initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
         keep_initial: Sequence[bool] = (),
         char_cnns: Sequence[CharCNNSpec] = (),
@@ -97,6 +101,7 @@ class LevelHeadsNetwork(nn.Module):
         self.levels = FeatureLookup(**tables(True))
         self.half_window = window_size // 2
         self.n_tags = n_tags
+        self.inference_dtype = check_inference_dtype(inference_dtype)
         self.encoder, width = sentence_encoder(self.words.width, lstm_width, lstm_depth)
         self.projection = nn.Linear(width, projection_width)
         width = projection_width + window_size * self.levels.width
@@ -168,6 +173,7 @@ class LevelHeadsNetwork(nn.Module):
             self.dropout,
             self.hidden,
             self.output,
+            self.inference_dtype,
         )
 
 

@@ -12,6 +12,7 @@ from torch import Tensor, nn
 from torch.nn.utils.rnn import PackedSequence
 
 from .factored_rows import factored_first_layer
+from .precision import dense
 from .recurrent import packed_order, start_forget_gates_open
 
 
@@ -108,16 +109,18 @@ def packed_row_scores(
     dropout: nn.Dropout,
     hidden: Optional[nn.Linear],
     output: nn.Linear,
+    inference_dtype: str = "float32",
 ) -> Tensor:
     """(R, T, n_tags) scores of rows whose packed positions `packed_cells` (indices into
     `shape` = R x T) hold `out`: through `lstms` (packed by `batch_sizes`), (HardTanh ->)
-    the output layer; padding positions score 0."""
+    the output layer, those two in `inference_dtype` when labelling (`precision.dense`);
+    padding positions score 0."""
     for lstm in lstms:
         out = lstm(PackedSequence(dropout(out), batch_sizes))[0].data
     out = dropout(out)
     if hidden is not None:
-        out = dropout(nn.functional.hardtanh(hidden(out)))
-    scores = output(out)
+        out = dropout(nn.functional.hardtanh(dense(hidden, out, inference_dtype)))
+    scores = dense(output, out, inference_dtype)
     R, T = shape
     grid = scores.new_zeros(R * T, output.out_features).index_put((packed_cells,), scores)
     return grid.reshape(R, T, output.out_features)
