@@ -5,7 +5,8 @@ One network labels a sentence level after level (parse_levels.py): each level is
 chunking (BILUO tags over the words, a CRF) of the units built so far, and the network
 reads them as SENNA's PSG network does, each word's tag in the highest node that holds
 it so far (`doc.spans["senna_parse_history"]` of a per-level copy of the sentence, read
-by spacy-senna.SpanTagFeature.v1). Decoding is constrained so that a level's nodes hold
+by spacy-senna.SpanTagFeature.v1; a network that encodes each sentence once reads the same
+tags from arrays when labelling, without the copies: sentence_parses.py). Decoding is constrained so that a level's nodes hold
 whole units (SENNA's trellis built "with segmentation"); the same constraint holds in
 training, where each level reads the gold levels below it. A sentence is done when one
 node spans it or a level adds no node; a sentence left without a spanning node gets a
@@ -33,26 +34,21 @@ from ..parse_levels import (
     ALLOWED_PREFIXES,
     UNARY_JOIN,
     Unit,
-    add_level,
     collapse_unary,
-    is_finished,
     level_steps,
     position_classes,
-    spans_from_levels,
-    words_frontier,
 )
 from ..scoring import parse_scorer  # noqa: F401  (registers spacy-senna.parse_scorer.v1)
 from ..sentence_encodings import encodings_kept, kept_encodings
-from ..sequences import LevelBatch, Sequences, batch_of_levels, sequence_bounds
+from ..sequences import Sequences, sequence_bounds
 from ..tags import BiluoTagSet, Chunk, biluo_paths_to_chunks, chunks_to_biluo
 from .batching import bounded_batches, decode_calls, decode_groups
 from .defaults import default_model_config
 from .rows import initialize_examples, same_tokens
+from .sentence_parses import HISTORY_KEY, LevelReader, SentenceParse
 from .sequence_labeler import SequenceLabeler
 from .whitespace import example_words_only, to_doc_chunks, words_only
 
-#: the span group of a level copy holding the frontier's nodes (the network's input)
-HISTORY_KEY = "senna_parse_history"
 #: the span group of a level copy holding the level's gold nodes (training)
 LEVEL_KEY = "senna_parse_level"
 
@@ -300,11 +296,11 @@ class SennaParser(BiluoTagSet, SequenceLabeler):
         words = [doc for doc, _ in copies]
         self._check_inputs(words, own_spans=(HISTORY_KEY,))
         parses = [
-            [_SentenceParse(self._sentence_doc(doc, s, e), s) for s, e in sequence_bounds(doc)]
+            [SentenceParse(self._sentence_doc(doc, s, e), s) for s, e in sequence_bounds(doc)]
             for doc in words
         ]
         active = [parse for doc_parses in parses for parse in doc_parses]
-        reader = _LevelReader(self.model, active) if _LevelReader.reads(self.model) else None
+        reader = LevelReader(self.model, active) if LevelReader.reads(self.model) else None
         with encodings_kept(self.model):  # a level-heads network encodes each sentence once
             while active:
                 nodes = [p.frontier_nodes() for p in active]
@@ -324,7 +320,7 @@ class SennaParser(BiluoTagSet, SequenceLabeler):
         ]
 
     def _level_calls(
-        self, reader: "_LevelReader", active: List["_SentenceParse"]
+        self, reader: LevelReader, active: List[SentenceParse]
     ) -> Iterator[Tuple[List[Tuple[int, Any]], Sequences]]:
         """The level-heads network's scores of the next level of the `active` sentences,
         call by call (as `model_calls` gives them for their level copies), from arrays."""
@@ -372,75 +368,3 @@ class SennaParser(BiluoTagSet, SequenceLabeler):
             )
             if self.spans_key != CONSTITUENTS_KEY:
                 doc.user_data[KEY_USER_DATA] = self.spans_key
-
-
-class _SentenceParse:
-    """One sentence being parsed: its frontier and the levels decoded so far."""
-
-    def __init__(self, sentence: Doc, offset: int) -> None:
-        self.sentence = sentence
-        self.offset = offset
-        self.frontier = words_frontier(len(sentence))
-        self.levels: List[List[Chunk]] = []
-        self.ids: Optional[numpy.ndarray] = None  # the sentence's ids (`_LevelReader`)
-
-    def frontier_nodes(self) -> List[Tuple[int, int]]:
-        """The (start, end) of the nodes of the frontier."""
-        return [(u.start, u.end) for u in self.frontier if u.label is not None]
-
-    def frontier_spans(self) -> List[Chunk]:
-        """The (label, start, end) of the nodes of the frontier (a level copy's history)."""
-        return [(u.label, u.start, u.end) for u in self.frontier if u.label is not None]
-
-    def add(self, chunks: List[Chunk]) -> bool:
-        """Add a decoded level; whether the sentence needs another."""
-        self.frontier, kept = add_level(self.frontier, chunks)
-        self.levels.append(kept)
-        return bool(kept) and not is_finished(self.frontier, len(self.sentence))
-
-    def constituents(self, root: str) -> List[Chunk]:
-        """The tree's constituents in doc offsets, with a `root` over a sentence that no
-        node spans."""
-        n = len(self.sentence)
-        spans = spans_from_levels(self.levels)
-        if n and not is_finished(self.frontier, n):
-            spans.insert(0, (root, 0, n))
-        return [(lab, s + self.offset, e + self.offset) for lab, s, e in spans]
-
-
-class _LevelReader:
-    """What a level-heads network reads of the sentences being parsed, as arrays: each
-    sentence's ids without the level columns, featurized once, and at each level the tags
-    of its frontier's nodes (`SpanTagFeature.span_ids`); the same ids as a level copy of
-    the sentence gives, without making one per level."""
-
-    def __init__(self, model: Model, parses: Sequence["_SentenceParse"]) -> None:
-        featurizer = model.attrs["featurizer"]
-        names = model.attrs["level_features"]
-        levels = numpy.asarray(featurizer.columns_of(names), dtype=bool)
-        first_column = {name: featurizer.columns_of([name]).index(True) for name in names}
-        self.features = [featurizer.features[name] for name in sorted(names, key=first_column.get)]
-        for parse, ids in zip(parses, featurizer.extract_docs([p.sentence for p in parses])):
-            parse.ids = ids[:, ~levels]
-
-    @staticmethod
-    def reads(model: Model) -> bool:
-        """Whether `model` encodes each sentence once and reads levels only through the
-        frontier's tags (SpanTagFeatures of the history)."""
-        names = model.attrs.get("level_features")
-        features = model.attrs["featurizer"].features
-        return bool(names) and all(
-            isinstance(features[name], SpanTagFeature) and features[name].spans_key == HISTORY_KEY
-            for name in names
-        )
-
-    def batch(self, parses: Sequence["_SentenceParse"]) -> LevelBatch:
-        """The next level of each of `parses` as the network's `LevelBatch`."""
-        level_ids = [
-            numpy.concatenate(
-                [f.span_ids(len(p.sentence), p.frontier_spans()) for f in self.features], axis=1
-            )
-            for p in parses
-        ]
-        bounds = [[(0, len(p.sentence))] for p in parses]
-        return batch_of_levels([p.ids for p in parses], level_ids, bounds)

@@ -18,7 +18,7 @@ import spacy_senna  # noqa: F401
 from spacy_senna.constituents import doc_constituents, sentence_trees
 from spacy_senna.converters.trees import tree_doc
 from spacy_senna.models import get_net
-from spacy_senna.pipeline import parser as parser_module
+from spacy_senna.pipeline import sentence_parses
 from spacy_senna.pipeline.parser import DEFAULT_PARSER_MODEL
 from spacy_senna.readers import copy_inputs, gold_tokens
 from spacy_senna.sentence_encodings import encodings_kept
@@ -144,7 +144,7 @@ def test_level_heads_label_from_arrays_as_from_level_copies(level_heads, monkeyp
     with monkeypatch.context() as patched:
         patched.setattr(type(pipe), "_level_doc", None)  # the arrays path makes none
         from_arrays = pipe.predict(docs)
-    monkeypatch.setattr(parser_module._LevelReader, "reads", staticmethod(lambda model: False))
+    monkeypatch.setattr(sentence_parses.LevelReader, "reads", staticmethod(lambda model: False))
     assert pipe.predict(docs) == from_arrays
     assert from_arrays == [
         [(s.label_, s.start, s.end) for s in eg.reference.spans["constituents"]] for eg in examples
