@@ -160,6 +160,31 @@ def test_recased_copies_keep_tokens_and_entities(tmp_path):
     assert bad.returncode != 0
 
 
+def test_pruned_strings_label_as_before(load_script, pipeline_dir, tmp_path):
+    """scripts/prune_strings.py keeps only the strings the components add on loading: the
+    pipeline keeps its labels and labels texts, with words it no longer stores, as before."""
+    prune = load_script(PROJECT / "scripts" / "prune_strings.py")
+    nlp = spacy.load(pipeline_dir)
+    for word in ("zyxwvut", "qwertyuiop"):
+        nlp.vocab.strings.add(word)  # what training leaves in the vocab
+    nlp.to_disk(tmp_path / "pipeline")
+    before, after = prune.prune_strings(tmp_path / "pipeline")
+    kept = set(srsly.read_json(tmp_path / "pipeline" / "vocab" / "strings.json"))
+    assert after == len(kept) < before and "zyxwvut" not in kept
+    pruned = spacy.load(tmp_path / "pipeline")
+    assert pruned.get_pipe("senna_ner").labels == nlp.get_pipe("senna_ner").labels
+    texts = ["John Smith visited Paris today.", "Unseen words like zyxwvut get tags."]
+    for original, again in zip(nlp.pipe(texts), pruned.pipe(texts)):
+        assert [t.tag_ for t in again] == [t.tag_ for t in original]
+        assert [(e.text, e.label_) for e in again.ents] == [
+            (e.text, e.label_) for e in original.ents
+        ]
+        spans = {k: [(s.start, s.end, s.label_) for s in original.spans[k]] for k in original.spans}
+        assert {
+            k: [(s.start, s.end, s.label_) for s in again.spans[k]] for k in again.spans
+        } == spans
+
+
 def test_add_attributes_covers_every_tag_and_rebuilds_the_bundled_rules(load_script):
     """scripts/add_attributes.py maps every tag senna_tagger predicts, and run again on the
     bundled pipeline (with its own tables: spacy-lookups-data is only needed to build)

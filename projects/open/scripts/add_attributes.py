@@ -30,6 +30,7 @@ import tempfile
 from pathlib import Path
 
 import spacy
+from prune_strings import prune_strings
 from spacy.language import Language
 from spacy.lookups import Lookups, load_lookups
 
@@ -365,6 +366,7 @@ def add_attributes_to_disk(path: Path, output: Path | None = None) -> Language:
     add_attributes(nlp)
     if output is not None and output != path:
         nlp.to_disk(output)
+        prune_strings(output)
         write_license(output)
         return nlp
     with tempfile.TemporaryDirectory() as tmp:

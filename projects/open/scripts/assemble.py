@@ -10,7 +10,8 @@ en_senna's mix, JOINT-TAGGER-CHUNKER NER SRL (the joint run without its ner). Ri
 senna_tagger come spaCy's attribute_ruler and rule lemmatizer (UPOS, morphology and lemmas
 from the tags; scripts/add_attributes.py, whose tables need spacy-lookups-data to build).
 The LM vectors are left out (the word tables keep their rows), the weights are stored as
-float16 unless told otherwise, and the model card and scores go into meta.json and
+float16 unless told otherwise, the vocab keeps only the strings the components hold
+(scripts/prune_strings.py), and the model card and scores go into meta.json and
 README.md.
 """
 
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import spacy
 from add_attributes import add_attributes, write_license
+from prune_strings import prune_strings
 
 from spacy_senna.about import __version__
 from spacy_senna.storage import STORAGE_DTYPES, set_storage_dtype
@@ -84,6 +86,7 @@ def assemble(
         shutil.rmtree(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
+    prune_strings(output)
     write_license(output)
     if card is not None:
         shutil.copyfile(card, output / "README.md")
