@@ -6,9 +6,10 @@ chunking (BILUO tags over the words, a CRF) of the units built so far, and the n
 reads them as SENNA's PSG network does, each word's tag in the highest node that holds
 it so far (`doc.spans["senna_parse_history"]` of a per-level copy of the sentence, read
 by spacy-senna.SpanTagFeature.v1; a network that encodes each sentence once reads the same
-tags from arrays when labelling, without the copies: sentence_parses.py). Decoding is constrained so that a level's nodes hold
-whole units (SENNA's trellis built "with segmentation"); the same constraint holds in
-training, where each level reads the gold levels below it. A sentence is done when one
+tags from arrays when labelling, without the copies: sentence_parses.py). Decoding is
+constrained so that a level's nodes hold whole units (SENNA's trellis built "with
+segmentation"); the same constraint holds in training, where each level reads the gold
+levels below it. A sentence is done when one
 node spans it or a level adds no node; a sentence left without a spanning node gets a
 root labelled with the training data's most frequent top label (SENNA adds `S`).
 """

@@ -57,7 +57,7 @@ class LevelReader:
     of its frontier's nodes (`SpanTagFeature.span_ids`); the same ids as a level copy of
     the sentence gives, without making one per level."""
 
-    def __init__(self, model: Model, parses: Sequence["SentenceParse"]) -> None:
+    def __init__(self, model: Model, parses: Sequence[SentenceParse]) -> None:
         featurizer = model.attrs["featurizer"]
         names = model.attrs["level_features"]
         levels = numpy.asarray(featurizer.columns_of(names), dtype=bool)
@@ -77,7 +77,7 @@ class LevelReader:
             for name in names
         )
 
-    def batch(self, parses: Sequence["SentenceParse"]) -> LevelBatch:
+    def batch(self, parses: Sequence[SentenceParse]) -> LevelBatch:
         """The next level of each of `parses` as the network's `LevelBatch`."""
         level_ids = [
             numpy.concatenate(
