@@ -9,7 +9,8 @@ The docs are fresh copies of the data's words, piped in batches as compare_speed
 after one warm-up pass; each figure is the median over the rounds. The parts are timed
 by wrapping, in this process only, the functions every senna component goes through:
 
-- featurize: the component's `Featurizer.extract_docs` (words to ids);
+- featurize: the component's `Featurizer.extract_docs` (words to ids), and the level ids
+  a parser whose network encodes each sentence once makes from arrays;
 - network: the rest of the component's model (lookups, character CNNs, LSTMs, window or
   sentence layers): its `predict` minus featurizing;
 - decode: Viterbi (and k-best) over the network's scores (the parser's, each level's);
@@ -43,11 +44,13 @@ from spacy.tokens import Doc, DocBin
 from thinc.api import Model
 
 from spacy_senna.features import featurizer
-from spacy_senna.pipeline import parser, sequence_labeler, spans
+from spacy_senna.pipeline import parser, sentence_parses, sequence_labeler, spans
 
 PARTS = ("featurize", "network", "decode", "span probabilities", "rest")
 #: the span probabilities computed when read, network pass included
 READ = "span probabilities read"
+#: featurizing outside the model's calls (the parser's levels read as arrays)
+FEATURIZE_OUTSIDE = "featurize outside the model"
 
 
 class Clock:
@@ -65,12 +68,14 @@ class Clock:
             # probabilities computed when read (the network's second pass) counts once
             if not self.active or part in self._open or READ in self._open:
                 return function(*args, **kwargs)
+            inside = part != "featurize" or "model" in self._open
             self._open.add(part)
             start = time.perf_counter()
             try:
                 return function(*args, **kwargs)
             finally:
-                self.seconds[(self.component, part)] += time.perf_counter() - start
+                key = part if inside else FEATURIZE_OUTSIDE
+                self.seconds[(self.component, key)] += time.perf_counter() - start
                 self._open.discard(part)
 
         return wrapper
@@ -82,6 +87,8 @@ def wrapped(clock: Clock) -> Iterator[None]:
     targets = [
         (featurizer.Featurizer, "extract_docs", "featurize"),
         (Model, "predict", "model"),
+        (parser, "level_scores", "model"),  # a level-heads network's levels, from arrays
+        (sentence_parses.LevelReader, "batch", "featurize"),
         (sequence_labeler.SequenceLabeler, "row_results", "rows"),
         (spans.SpanLabeler, "row_results", "rows"),
         (parser, "decode_calls", "rows"),  # the parser's Viterbi, level by level
@@ -135,16 +142,17 @@ def split(whole: Dict[str, float], seconds: Dict[tuple, float]) -> Dict[str, Dic
     table = {}
     for name, total in whole.items():
         featurize = seconds.get((name, "featurize"), 0.0)
+        outside = seconds.get((name, FEATURIZE_OUTSIDE), 0.0)
         model = seconds.get((name, "model"), 0.0)
         rows = seconds.get((name, "rows"), 0.0)
         with_spans = seconds.get((name, "span probabilities"), 0.0)
         read = seconds.get((name, READ), 0.0)
         table[name] = {
-            "featurize": featurize,
+            "featurize": featurize + outside,
             "network": max(model - featurize, 0.0),
             "decode": max(rows - with_spans, 0.0),
             "span probabilities": with_spans + read,
-            "rest": max(total - model - rows - read, 0.0),
+            "rest": max(total - model - rows - read - outside, 0.0),
             "total": total,
         }
     return table

@@ -156,6 +156,12 @@ def test_time_split_finds_each_part_and_leaves_the_functions_as_they_were(tmp_pa
             assert parts[name]["decode"] > 0, name
             # computed when read: nothing unless read
             assert (parts[name]["span probabilities"] > 0) == (read and name != "senna_tagger")
+    with pytest.MonkeyPatch.context() as patch:  # the parser reads its levels from arrays
+        patch.setattr(sys, "argv", argv + ["--enable", "senna_parser"])
+        script.main()
+    parsing = json.loads(output.read_text())["components"]["senna_parser"]
+    assert parsing["featurize"] > 0 and parsing["network"] > 0 and parsing["decode"] > 0
+    assert sum(parsing[part] for part in script.PARTS) == pytest.approx(parsing["total"])
 
 
 def test_same_outputs_finds_a_changed_label_and_a_changed_probability(tmp_path, load_script):
