@@ -209,15 +209,10 @@ def forward_levels(model: Model, docs: List[Doc], is_train: bool):
     `encodings_kept(model)`, a sentence encoded by an earlier call is not encoded again."""
     encodings = None if is_train else kept_encodings(model)
     if encodings is not None:
-        return _levels_reading_kept(model, docs, encodings), _no_backprop
+        return level_scores(model, level_batch(model, docs), encodings), _no_backprop
     inputs, bounds = featurize_levels(model, docs, is_train)
     emissions, backprop = _scores(model, inputs, is_train)
     return Sequences(emissions, inputs[-1], bounds), backprop
-
-
-def _levels_reading_kept(model: Model, docs: List[Doc], encodings: SentenceEncodings) -> Sequences:
-    """The level copies' scores, encoding only the sentences `encodings` lacks."""
-    return level_scores(model, level_batch(model, docs), encodings)
 
 
 def level_scores(model: Model, batch: LevelBatch, encodings: SentenceEncodings) -> Sequences:

@@ -29,7 +29,7 @@ class SentenceParse:
 
     def frontier_nodes(self) -> List[Tuple[int, int]]:
         """The (start, end) of the nodes of the frontier."""
-        return [(u.start, u.end) for u in self.frontier if u.label is not None]
+        return [(start, end) for _, start, end in self.frontier_spans()]
 
     def frontier_spans(self) -> List[Chunk]:
         """The (label, start, end) of the nodes of the frontier (a level copy's history)."""
