@@ -9,16 +9,51 @@ then resumes training them: their weights, labels and dictionaries as trained, a
 optimizer) and a new schedule: `--steps` more steps, the learning rate falling linearly
 from `--rate` to 0, evaluated every `--eval-frequency` steps. Paths stay as the pipeline's
 config has them unless overridden on the `spacy train` command line.
+
+A sourced component keeps the settings of its pipeline's config (a `spacy train` override
+of them is ignored): `--setting senna_parser.explore=0.5` copies the pipeline next to the
+written config (`<output>.source/`) with that setting changed, and sources the copy.
 """
 
 import argparse
+import shutil
 from pathlib import Path
+from typing import Dict, Optional
 
+import srsly
 from thinc.api import Config
 
 
-def resume_config(pipeline: Path, steps: int, rate: float, eval_frequency: int) -> Config:
-    """The config that trains `pipeline`'s components `steps` more steps from `rate`."""
+def with_settings(pipeline: Path, settings: Dict[str, str], copy: Path) -> Path:
+    """A copy of `pipeline` at `copy` whose config has the component `settings` ("name.key":
+    value, the value as a config writes it, e.g. "0.5" or '"bfloat16"')."""
+    config = Config().from_disk(pipeline / "config.cfg", interpolate=False)
+    for name_key, value in settings.items():
+        name, _, key = name_key.partition(".")
+        if name not in config["components"] or not key:
+            raise ValueError(f"--setting {name_key}: name a component of {pipeline} and a key")
+        config["components"][name][key] = srsly.json_loads(value)
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(pipeline, copy)
+    config.to_disk(copy / "config.cfg")
+    return copy
+
+
+def resume_config(
+    pipeline: Path,
+    steps: int,
+    rate: float,
+    eval_frequency: int,
+    settings: Optional[Dict[str, str]] = None,
+    output: Optional[Path] = None,
+) -> Config:
+    """The config that trains `pipeline`'s components `steps` more steps from `rate`
+    (with `settings`, from a copy of the pipeline next to `output`)."""
+    if settings:
+        if output is None:
+            raise ValueError("settings need the output path: the copy goes next to it")
+        pipeline = with_settings(pipeline, settings, output.with_name(output.name + ".source"))
     config = Config().from_disk(pipeline / "config.cfg", interpolate=False)
     source = str(pipeline.resolve())
     for name in config["nlp"]["pipeline"]:
@@ -42,12 +77,27 @@ def main() -> None:
     parser.add_argument("--steps", type=int, required=True)
     parser.add_argument("--rate", type=float, required=True, help="the first learning rate")
     parser.add_argument("--eval-frequency", type=int, default=500)
+    parser.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="NAME.KEY=VALUE",
+        help="a component setting for the resumed training, e.g. senna_parser.explore=0.5",
+    )
     args = parser.parse_args()
     if not (args.pipeline / "config.cfg").exists():
         parser.error(f"{args.pipeline} holds no config.cfg: pass a trained pipeline's folder")
     if args.steps < 1 or args.rate <= 0:
         parser.error("--steps and --rate must be positive")
-    config = resume_config(args.pipeline, args.steps, args.rate, args.eval_frequency)
+    settings = dict(item.split("=", 1) for item in args.setting if "=" in item)
+    if len(settings) != len(args.setting):
+        parser.error("--setting takes NAME.KEY=VALUE, e.g. senna_parser.explore=0.5")
+    try:
+        config = resume_config(
+            args.pipeline, args.steps, args.rate, args.eval_frequency, settings, args.output
+        )
+    except ValueError as err:
+        parser.error(str(err))
     config.to_disk(args.output)
     print(f"Wrote {args.output}: {args.steps} steps from {args.rate} on {args.pipeline}")
 

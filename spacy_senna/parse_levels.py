@@ -164,6 +164,30 @@ def level_steps(n_words: int, spans: Sequence[Constituent]) -> list[LevelStep]:
     return steps
 
 
+def oracle_level(frontier: Sequence[Unit], gold: Sequence[Constituent]) -> list[Constituent]:
+    """The nodes the next level should add to a frontier that may hold wrong nodes (the
+    parser's own lower levels): the gold nodes (unary chains collapsed) that can still be
+    built, their bounds unit bounds and their span no node's, and that hold no other such
+    node (it goes first). With the gold frontier these are the gold level (`level_steps`);
+    none when nothing can be built (the parser learns to stop)."""
+    starts = {unit.start for unit in frontier}
+    ends = {unit.end for unit in frontier}
+    built = {(unit.start, unit.end) for unit in frontier if unit.label is not None}
+    open_nodes = [
+        (label, start, end)
+        for label, start, end in gold
+        if start in starts and end in ends and (start, end) not in built
+    ]
+    return [
+        node
+        for node in open_nodes
+        if not any(
+            node[1] <= other[1] and other[2] <= node[2] and other[1:] != node[1:]
+            for other in open_nodes
+        )
+    ]
+
+
 def spans_from_levels(levels: Sequence[Sequence[Constituent]]) -> list[Constituent]:
     """The constituents (unary chains expanded, outermost first) of a stack of levels."""
     ranked = [

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import spacy
 from spacy.lang.en import English
 from spacy.tokens import Doc, DocBin, Span
 from thinc.api import Model
@@ -208,6 +209,27 @@ def test_resume_config_starts_from_the_trained_weights(tmp_path, load_script, ta
         [t.tag_ for t in doc] for doc in nlp.pipe(texts)
     ]
     assert [t.tag_ for t in resumed(texts[0])] == [t.tag_ for t in examples[0].reference]
+
+
+def test_resume_config_settings_change_a_copy_of_the_pipeline(tmp_path, load_script):
+    """A sourced component keeps its pipeline's settings, so `--setting` sources a copy of
+    the pipeline with the setting changed; the pipeline itself is left as it was."""
+    from spacy.util import load_model_from_config
+
+    resume_config = load_script(BENCHMARKS / "resume_config.py")
+    nlp = English()
+    nlp.add_pipe("senna_parser")
+    nlp.to_disk(tmp_path / "trained")
+    output = tmp_path / "resume.cfg"
+    settings = {"senna_parser.explore": "0.5"}
+    config = resume_config.resume_config(tmp_path / "trained", 10, 0.0002, 5, settings, output)
+    resumed = load_model_from_config(config, auto_fill=True)
+    assert resumed.get_pipe("senna_parser").explore == 0.5
+    assert spacy.load(tmp_path / "trained").get_pipe("senna_parser").explore == 0.0
+    with pytest.raises(ValueError, match="senna_tagger"):
+        resume_config.resume_config(
+            tmp_path / "trained", 10, 0.0002, 5, {"senna_tagger.overwrite": "true"}, output
+        )
 
 
 def test_parser_speed_times_two_parsers_on_the_corpus_tags(tmp_path):

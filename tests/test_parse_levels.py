@@ -13,9 +13,11 @@ from spacy_senna.parse_levels import (
     collapse_unary,
     expand_unary,
     level_steps,
+    oracle_level,
     position_classes,
     spans_from_levels,
     tree_levels,
+    words_frontier,
 )
 from spacy_senna.trees import clean_tree, constituents, parse_tree, tree_from_spans, tree_string
 
@@ -95,3 +97,37 @@ def test_position_classes_of_rows():
     ]
     assert position_classes([[(0, 2)]], 2).tolist() == [[NODE_START, NODE_END]]
     assert position_classes([], 4).shape == (0, 4)
+
+
+def oracle_steps_from_words(n_words, spans):
+    """The levels the oracle gives when every level adds exactly its nodes."""
+    gold = collapse_unary(spans)
+    frontier, nodes_of = words_frontier(n_words), []
+    while nodes := oracle_level(frontier, gold):
+        nodes_of.append((frontier, sorted(nodes, key=lambda node: node[1])))
+        frontier, _ = add_level(frontier, nodes)
+    return nodes_of, frontier
+
+
+@pytest.mark.parametrize("text", TREES)
+def test_the_oracle_on_the_gold_frontier_gives_the_gold_levels(text):
+    (top,) = clean_tree(parse_tree(text))
+    spans = constituents([top])
+    steps = [step for step in level_steps(len(top.words), spans) if step.nodes]
+    oracle, _ = oracle_steps_from_words(len(top.words), spans)
+    assert oracle == [(step.frontier, sorted(step.nodes, key=lambda n: n[1])) for step in steps]
+
+
+def test_the_oracle_builds_what_a_wrong_level_left_buildable():
+    # gold: (S (NP a b) (VP c (NP d e))); the parser built X over (b, c) instead
+    gold = collapse_unary([("S", 0, 5), ("NP", 0, 2), ("VP", 2, 5), ("NP", 3, 5)])
+    frontier = [Unit(0, 1), Unit(1, 3, "X"), Unit(3, 4), Unit(4, 5)]
+    assert oracle_level(frontier, gold) == [("NP", 3, 5)]  # NP (0, 2) and VP cross X
+    frontier, _ = add_level(frontier, [("NP", 3, 5)])
+    assert oracle_level(frontier, gold) == [("S", 0, 5)]
+    frontier, _ = add_level(frontier, [("S", 0, 5)])
+    assert oracle_level(frontier, gold) == []  # nothing left: the parser learns to stop
+    # a node built with the gold span but another label cannot be built again
+    assert oracle_level([Unit(0, 2, "VP"), Unit(2, 3)], [("NP", 0, 2), ("S", 0, 3)]) == [
+        ("S", 0, 3)
+    ]

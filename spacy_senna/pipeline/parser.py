@@ -9,11 +9,12 @@ by spacy-senna.SpanTagFeature.v1; a network that encodes each sentence once read
 tags from arrays when labelling, without the copies: sentence_parses.py). Decoding is
 constrained so that a level's nodes hold whole units (SENNA's trellis built "with
 segmentation"); the same constraint holds in training, where each level reads the gold
-levels below it. A sentence is done when one
-node spans it or a level adds no node; a sentence left without a spanning node gets a
-root labelled with the training data's most frequent top label (SENNA adds `S`).
+levels below it (or, with `explore`, the parser's own, not in SENNA). A sentence is done
+when one node spans it or a level adds no node; a sentence left without a spanning node
+gets a root labelled with the training data's most frequent top label (SENNA adds `S`).
 """
 
+import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
@@ -77,11 +78,17 @@ register_span_attributes()
         "model": DEFAULT_PARSER_MODEL,
         "spans_key": CONSTITUENTS_KEY,
         "scorer": {"@scorers": "spacy-senna.parse_scorer.v1"},
+        "explore": 0.0,
     },
     default_score_weights={"parse_f": 1.0, "parse_p": 0.0, "parse_r": 0.0},
 )
 def make_senna_parser(
-    nlp: Language, name: str, model: Model, spans_key: str, scorer: Optional[Callable]
+    nlp: Language,
+    name: str,
+    model: Model,
+    spans_key: str,
+    scorer: Optional[Callable],
+    explore: float,
 ) -> "SennaParser":
     """SENNA's parser (Collobert 2011): constituents of each sentence, level by level.
 
@@ -91,8 +98,10 @@ def make_senna_parser(
     spans_key (str): the span group to learn the trees from and write them to: every
         constituent, outermost first, a unary chain as spans of the same bounds.
     scorer (Optional[Callable]): labelled bracketing P/R/F, EVALB counting (`parse_f`).
+    explore (float): the share of training examples whose levels read the parser's own
+        lower levels rather than the gold ones (0: every level reads the gold levels).
     """
-    return SennaParser(nlp.vocab, model, name, spans_key=spans_key, scorer=scorer)
+    return SennaParser(nlp.vocab, model, name, spans_key=spans_key, scorer=scorer, explore=explore)
 
 
 class SennaParser(BiluoTagSet, SequenceLabeler):
@@ -106,8 +115,15 @@ class SennaParser(BiluoTagSet, SequenceLabeler):
         *,
         spans_key: str = CONSTITUENTS_KEY,
         scorer: Optional[Callable] = None,
+        explore: float = 0.0,
     ) -> None:
+        if not 0.0 <= explore <= 1.0:
+            raise ValueError(
+                f"[{name}] explore is the share of training examples learnt from the "
+                f"parser's own levels: a number from 0 to 1, not {explore}."
+            )
         super().__init__(vocab, model, name, scorer=scorer, spans_key=spans_key, root_label="S")
+        self.explore = explore
 
     # -- tags -----------------------------------------------------------------------------
 
@@ -224,22 +240,36 @@ class SennaParser(BiluoTagSet, SequenceLabeler):
         losses: Optional[Dict[str, float]] = None,
     ) -> Dict[str, float]:
         """One step on every level of every sentence of the examples, each level reading
-        the gold levels below it."""
-        levels = [Example(doc, doc) for eg in examples for doc in self._training_levels(eg)]
+        the gold levels below it; or, for a share `explore` of the examples, the levels
+        the parser decodes itself, each with the nodes a dynamic oracle gives it
+        (`parse_levels.oracle_level`), so that it learns to go on from its own errors."""
+        examples = [example_words_only(eg, self.input_attrs) for eg in examples]
+        explored = [eg for eg in examples if self.explore and random.random() < self.explore]
+        own = dict(zip(map(id, explored), self._parse([eg.predicted for eg in explored])))
+        levels = [
+            Example(doc, doc)
+            for eg in examples
+            for doc in self._training_levels(eg, own.get(id(eg)))
+        ]
         return super().update(levels, drop=drop, sgd=sgd, losses=losses)
 
-    def _training_levels(self, example: Example) -> Iterator[Doc]:
-        """The level copies of an example's sentences, with their gold nodes."""
+    def _training_levels(
+        self, example: Example, own: Optional[List[SentenceParse]] = None
+    ) -> Iterator[Doc]:
+        """The level copies of an example's sentences, with their gold nodes; with `own`
+        (the parser's parse of each sentence), its own levels with the oracle's nodes."""
         example = example_words_only(example, self.input_attrs)
         doc = example.predicted
         group = example.reference.spans.get(self.spans_key)
         if group is not None and not same_tokens(example):
             group = example.get_aligned_spans_y2x(group, allow_overlap=True)
-        for start, end, spans in self._gold_sentences(doc, group):
+        for k, (start, end, spans) in enumerate(self._gold_sentences(doc, group)):
             try:
                 steps = level_steps(end - start, spans)
             except ValueError as err:
                 raise ValueError(f"[{self.name}] '{doc[start:end].text[:60]}': {err}") from None
+            if own is not None:
+                steps = own[k].oracle_steps(collapse_unary(spans))
             sentence = self._sentence_doc(doc, start, end)
             for step in steps:
                 yield self._level_doc(sentence, step.frontier, step.nodes)
@@ -296,9 +326,22 @@ class SennaParser(BiluoTagSet, SequenceLabeler):
         copies = [words_only(doc, self.input_attrs) for doc in originals]
         words = [doc for doc, _ in copies]
         self._check_inputs(words, own_spans=(HISTORY_KEY,))
+        parses = self._parse(words)
+        root = self.cfg["root_label"]
+        predictions = [
+            [c for p in doc_parses for c in p.constituents(root)] for doc_parses in parses
+        ]
+        return [
+            chunks if kept is None else self.prediction_on_doc(chunks, kept, len(doc))
+            for chunks, doc, (_, kept) in zip(predictions, originals, copies)
+        ]
+
+    def _parse(self, docs: List[Doc]) -> List[List[SentenceParse]]:
+        """Each doc's sentences parsed (docs without whitespace tokens), all sentences of
+        the batch level after level."""
         parses = [
             [SentenceParse(self._sentence_doc(doc, s, e), s) for s, e in sequence_bounds(doc)]
-            for doc in words
+            for doc in docs
         ]
         active = [parse for doc_parses in parses for parse in doc_parses]
         reader = LevelReader(self.model, active) if LevelReader.reads(self.model) else None
@@ -311,14 +354,7 @@ class SennaParser(BiluoTagSet, SequenceLabeler):
                 else:
                     decoded = self._decode(self._level_calls(reader, active), nodes)
                 active = [p for p, chunks in zip(active, decoded) if p.add(chunks)]
-        root = self.cfg["root_label"]
-        predictions = [
-            [c for p in doc_parses for c in p.constituents(root)] for doc_parses in parses
-        ]
-        return [
-            chunks if kept is None else self.prediction_on_doc(chunks, kept, len(doc))
-            for chunks, doc, (_, kept) in zip(predictions, originals, copies)
-        ]
+        return parses
 
     def _level_calls(
         self, reader: LevelReader, active: List[SentenceParse]

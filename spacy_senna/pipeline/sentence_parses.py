@@ -1,6 +1,7 @@
 """The sentences a senna_parser labels, level after level: each one's frontier and the
-levels decoded so far (`SentenceParse`), and what a network that encodes each sentence once
-reads of them at each level, as arrays (`LevelReader`)."""
+levels decoded so far (`SentenceParse`; in training, those levels replayed with the
+oracle's nodes), and what a network that encodes each sentence once reads of them at
+each level, as arrays (`LevelReader`)."""
 
 from typing import List, Optional, Sequence, Tuple
 
@@ -9,7 +10,14 @@ from spacy.tokens import Doc
 from thinc.api import Model
 
 from ..features import SpanTagFeature
-from ..parse_levels import add_level, is_finished, spans_from_levels, words_frontier
+from ..parse_levels import (
+    LevelStep,
+    add_level,
+    is_finished,
+    oracle_level,
+    spans_from_levels,
+    words_frontier,
+)
 from ..sequences import LevelBatch, batch_of_levels
 from ..tags import Chunk
 
@@ -40,6 +48,17 @@ class SentenceParse:
         self.frontier, kept = add_level(self.frontier, chunks)
         self.levels.append(kept)
         return bool(kept) and not is_finished(self.frontier, len(self.sentence))
+
+    def oracle_steps(self, gold: Sequence[Chunk]) -> List[LevelStep]:
+        """Its decoded levels as levels to learn: each one's frontier as the parser built
+        it, with the nodes the oracle gives that frontier for the `gold` tree (its nodes,
+        unary chains collapsed; `parse_levels.oracle_level`)."""
+        frontier = words_frontier(len(self.sentence))
+        steps = []
+        for level in self.levels:
+            steps.append(LevelStep(frontier, oracle_level(frontier, gold)))
+            frontier, _ = add_level(frontier, level)
+        return steps
 
     def constituents(self, root: str) -> List[Chunk]:
         """The tree's constituents in doc offsets, with a `root` over a sentence that no

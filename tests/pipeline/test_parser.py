@@ -116,6 +116,40 @@ def test_level_heads_network_overfits_two_trees(level_heads):
     assert row_sentence.tolist() == sorted(row_sentence.tolist())
 
 
+def test_exploring_learns_from_the_parsers_own_levels(parser):
+    """With its own parse equal to the gold tree, an explored example's levels are the gold
+    ones; an untrained parser's own levels differ, and training on them still overfits."""
+    nlp, examples, _ = parser
+    pipe = nlp.get_pipe("senna_parser")
+
+    def spans(levels):
+        return [
+            [[(s.label_, s.start, s.end) for s in doc.spans[key]] for key in keys] for doc in levels
+        ]
+
+    keys = ("senna_parse_history", "senna_parse_level")
+    for eg in examples:
+        own = pipe._parse([eg.predicted])[0]
+        assert spans(pipe._training_levels(eg, own)) == spans(pipe._training_levels(eg))
+    fix_random_seed(0)
+    untrained = English()
+    untrained.add_pipe("senna_parser")
+    untrained.initialize(lambda: examples_of(untrained, TREES))
+    eg = examples_of(untrained, TREES)[1]
+    pipe = untrained.get_pipe("senna_parser")
+    own = pipe._parse([eg.predicted])[0]
+    assert spans(pipe._training_levels(eg, own)) != spans(pipe._training_levels(eg))
+    explored, examples, losses = train({"explore": 0.5}, steps=80)
+    assert losses[-1] < losses[0] * 0.2
+    assert explored.evaluate(examples)["parse_f"] == 1.0
+
+
+@pytest.mark.parametrize("explore", [-0.1, 1.5])
+def test_explore_outside_0_to_1_is_refused(explore):
+    with pytest.raises(ValueError, match="explore"):
+        English().add_pipe("senna_parser", config={"explore": explore})
+
+
 def test_level_heads_labelling_encodes_each_sentence_once_across_calls(level_heads):
     nlp, examples, _ = level_heads
     pipe = nlp.get_pipe("senna_parser")
