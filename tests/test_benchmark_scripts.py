@@ -232,6 +232,38 @@ def test_resume_config_settings_change_a_copy_of_the_pipeline(tmp_path, load_scr
         )
 
 
+def test_parse_propagation_scores_levels_given_gold_and_own_trees(load_script):
+    """A parser that learnt its trees scores 1.0 both ways; untrained, below 1.0."""
+    from spacy.training import Example
+    from spacy.util import fix_random_seed
+
+    from spacy_senna.converters.trees import tree_doc
+    from spacy_senna.readers import copy_inputs, gold_tokens
+    from spacy_senna.trees import parse_tree
+
+    script = load_script(BENCHMARKS / "parse_propagation.py")
+    trees = [
+        "( (S (NP (DT The) (NN cat)) (VP (VBD sat) (PP (IN on) (NP (DT the) (NN mat)))) (. .)))",
+        "( (S (NP (PRP They)) (VP (VBP buy) (NP (NN growth) (NNS stocks))) (. .)))",
+    ]
+    fix_random_seed(0)
+    nlp = English()
+    nlp.add_pipe("senna_parser")
+    references = [tree_doc(nlp.vocab, parse_tree(tree)) for tree in trees]
+    examples = []
+    for reference in references:
+        examples.append(Example(gold_tokens(reference), reference))
+        copy_inputs(examples[-1], ["tag_"])
+    optimizer = nlp.initialize(lambda: examples)
+    untrained = script.propagation(nlp, references)
+    assert untrained["given_gold_levels"]["f"] < 1.0 and untrained["own_trees"]["f"] < 1.0
+    for _ in range(60):
+        nlp.update(examples, sgd=optimizer)
+    scores = script.propagation(nlp, references)
+    assert scores["given_gold_levels"]["f"] == scores["own_trees"]["f"] == 1.0
+    assert scores["own_trees"]["n_gold"] == 9  # the two trees' nodes, the root included
+
+
 def test_parser_speed_times_two_parsers_on_the_corpus_tags(tmp_path):
     """Both parsers read the corpus' tags (no warning of missing input) and each gets its
     words/s, with the ratio of the two."""

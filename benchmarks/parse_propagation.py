@@ -1,0 +1,83 @@
+"""How much of a parser's error comes from building on its own wrong levels.
+
+    python benchmarks/parse_propagation.py training/wsj-heads/model-best \
+        corpus/wsj-trees/dev.mrg.spacy --sentences 600
+
+Two labelled-span scores over the same trees (spans as the parser writes them, unary
+chains collapsed, no EVALB rules, so not `score parse`'s F1): each level predicted from
+the gold levels below it against the gold level's nodes ("given gold levels", the way it
+is trained without `explore`), and the trees the parser builds itself. The gap is what
+its errors cost the levels above them.
+"""
+
+import argparse
+from collections import Counter
+from pathlib import Path
+from typing import Dict, Iterable, List, Tuple
+
+import spacy
+from spacy.tokens import Doc, DocBin
+from spacy.training import Example
+
+from spacy_senna.parse_levels import collapse_unary
+from spacy_senna.pipeline.parser import LEVEL_KEY
+from spacy_senna.readers import copy_inputs, gold_tokens
+from spacy_senna.scoring.counts import prf
+
+Spans = Iterable[Tuple[str, int, int]]
+
+
+def count(pairs: Iterable[Tuple[Spans, Spans]]) -> Dict[str, float]:
+    """P/R/F of predicted against gold spans, pair by pair."""
+    correct = gold_n = found = 0
+    for gold, predicted in pairs:
+        gold, predicted = Counter(gold), Counter(predicted)
+        correct += sum((gold & predicted).values())
+        gold_n += sum(gold.values())
+        found += sum(predicted.values())
+    return prf(correct, gold_n, found)
+
+
+def propagation(nlp, references: List[Doc], name: str = "senna_parser") -> Dict[str, Dict]:
+    """The scores given gold levels and on the parser's own trees (`references`: gold
+    trees with tags, read as the parser's input)."""
+    parser = nlp.get_pipe(name)
+    examples = []
+    for reference in references:
+        example = Example(gold_tokens(reference), reference)
+        copy_inputs(example, ["tag_"])
+        examples.append(example)
+    levels = [doc for eg in examples for doc in parser._training_levels(eg)]
+    frontiers = [parser._history_nodes(doc) for doc in levels]
+    decoded = parser._decode(parser.model_calls(levels), frontiers)
+    gold_levels = [[(s.label_, s.start, s.end) for s in doc.spans[LEVEL_KEY]] for doc in levels]
+    trees = parser.pipe([eg.predicted for eg in examples])
+    key = parser.spans_key
+
+    def nodes(doc: Doc) -> List[Tuple[str, int, int]]:
+        return collapse_unary([(s.label_, s.start, s.end) for s in doc.spans[key]])
+
+    return {
+        "given_gold_levels": count(zip(gold_levels, decoded)),
+        "own_trees": count((nodes(ref), nodes(doc)) for ref, doc in zip(references, trees)),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pipeline", type=Path, help="a pipeline with a trained senna_parser")
+    parser.add_argument("trees", type=Path, help="a .spacy corpus of gold trees (with tags)")
+    parser.add_argument("--sentences", type=int, default=0, help="the first N docs (0: all)")
+    args = parser.parse_args()
+    nlp = spacy.load(args.pipeline)
+    references = list(DocBin().from_disk(args.trees).get_docs(nlp.vocab))
+    if args.sentences:
+        references = references[: args.sentences]
+    scores = propagation(nlp, references)
+    for name, score in scores.items():
+        p, r, f = (100 * score[k] for k in "prf")
+        print(f"{name:18} P {p:.2f}  R {r:.2f}  F {f:.2f}  ({score['n_gold']} gold nodes)")
+
+
+if __name__ == "__main__":
+    main()
