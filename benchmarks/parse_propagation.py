@@ -11,9 +11,8 @@ its errors cost the levels above them.
 """
 
 import argparse
-from collections import Counter
 from pathlib import Path
-from typing import Dict, Iterable, List, Tuple
+from typing import Dict, List, Tuple
 
 import spacy
 from spacy.tokens import Doc, DocBin
@@ -22,20 +21,7 @@ from spacy.training import Example
 from spacy_senna.parse_levels import collapse_unary
 from spacy_senna.pipeline.parser import LEVEL_KEY
 from spacy_senna.readers import copy_inputs, gold_tokens
-from spacy_senna.scoring.counts import prf
-
-Spans = Iterable[Tuple[str, int, int]]
-
-
-def count(pairs: Iterable[Tuple[Spans, Spans]]) -> Dict[str, float]:
-    """P/R/F of predicted against gold spans, pair by pair."""
-    correct = gold_n = found = 0
-    for gold, predicted in pairs:
-        gold, predicted = Counter(gold), Counter(predicted)
-        correct += sum((gold & predicted).values())
-        gold_n += sum(gold.values())
-        found += sum(predicted.values())
-    return prf(correct, gold_n, found)
+from spacy_senna.scoring.chunks import score_chunks
 
 
 def propagation(nlp, references: List[Doc], name: str = "senna_parser") -> Dict[str, Dict]:
@@ -58,8 +44,10 @@ def propagation(nlp, references: List[Doc], name: str = "senna_parser") -> Dict[
         return collapse_unary([(s.label_, s.start, s.end) for s in doc.spans[key]])
 
     return {
-        "given_gold_levels": count(zip(gold_levels, decoded)),
-        "own_trees": count((nodes(ref), nodes(doc)) for ref, doc in zip(references, trees)),
+        "given_gold_levels": score_chunks(gold_levels, decoded),
+        "own_trees": score_chunks(
+            [nodes(ref) for ref in references], [nodes(doc) for doc in trees]
+        ),
     }
 
 

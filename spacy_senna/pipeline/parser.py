@@ -264,7 +264,7 @@ class SennaParser(BiluoTagSet, SequenceLabeler):
         if group is not None and not same_tokens(example):
             group = example.get_aligned_spans_y2x(group, allow_overlap=True)
         for k, (start, end, spans) in enumerate(self._gold_sentences(doc, group)):
-            try:
+            try:  # also the check of the gold tree (crossing brackets), explored or not
                 steps = level_steps(end - start, spans)
             except ValueError as err:
                 raise ValueError(f"[{self.name}] '{doc[start:end].text[:60]}': {err}") from None
