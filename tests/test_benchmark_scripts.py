@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import spacy
+import torch
 from spacy.lang.en import English
 from spacy.tokens import Doc, DocBin, Span
 from thinc.api import Model
@@ -308,3 +309,85 @@ def test_corpus_reading_times_both_decodings_of_the_same_pass(tmp_path):
     assert lines[0] == "5 docs x 2 rounds"
     assert lines[1].startswith("DocBin.get_docs: ") and lines[1].endswith(" s a pass")
     assert lines[3].startswith("ratio (median of rounds): ")
+
+
+def test_average_weights_takes_the_mean_of_every_weight(tmp_path, load_script, tagger_examples):
+    """Two checkpoints of one tagger average to the mean of each tensor; a pipeline averaged
+    with itself labels as before; pipelines with other labels are refused by name."""
+    from spacy.util import fix_random_seed
+
+    script = load_script(BENCHMARKS / "average_weights.py")
+    fix_random_seed(0)
+    nlp = English()
+    nlp.add_pipe("senna_tagger")
+    examples = tagger_examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    for checkpoint in ("a", "b"):
+        for _ in range(10):
+            nlp.update(examples, sgd=optimizer)
+        nlp.to_disk(tmp_path / checkpoint)
+
+    def state(pipeline):
+        return script._torch_modules(pipeline.get_pipe("senna_tagger").model)[0].state_dict()
+
+    a, b = state(spacy.load(tmp_path / "a")), state(spacy.load(tmp_path / "b"))
+    averaged = script.average_weights([tmp_path / "a", tmp_path / "b"])
+    mean = state(averaged)
+    assert any(not torch.equal(a[key], b[key]) for key in a)
+    for key in a:
+        if a[key].is_floating_point():
+            assert torch.allclose(mean[key], (a[key] + b[key]) / 2)
+    texts = [eg.reference.text for eg in examples]
+    itself = script.average_weights([tmp_path / "a", tmp_path / "a"])
+    original = spacy.load(tmp_path / "a")
+    assert [[t.tag_ for t in doc] for doc in itself.pipe(texts)] == [
+        [t.tag_ for t in doc] for doc in original.pipe(texts)
+    ]
+
+    other = English()
+    other.add_pipe("senna_tagger").add_label("XX")
+    other.initialize(lambda: examples)
+    other.to_disk(tmp_path / "other")
+    with pytest.raises(ValueError, match="other labels"):
+        script.average_weights([tmp_path / "a", tmp_path / "other"])
+
+
+def test_train_cycles_writes_each_cycle_from_the_stage_before(tmp_path, load_script):
+    """A recipe's stages: the first training shortened to `--first`, each cycle resuming the
+    stage before it with its options; a bad cycle is refused with the form to write."""
+    script = load_script(BENCHMARKS / "train_cycles.py")
+    cycles = [
+        script.parse_cycle("3000:0.001"),
+        script.parse_cycle("1500:0.0005:averages:warmup=200:explore=0.5:stop=1000:from=best"),
+    ]
+    assert cycles[1] == script.Cycle(1500, 0.0005, True, 200, 0.5, 1000, "model-best")
+    stages = script.stage_commands(
+        Path("parser.cfg"), tmp_path, 3000, cycles, ["--paths.train", "t"]
+    )
+    first, (write_1, train_1), (write_2, train_2) = stages
+    assert first[0][4:7] == ["parser.cfg", "-o", str(tmp_path / "cycle-0")] and first[0][-2:] == [
+        "--paths.train",
+        "t",
+    ]
+    assert first[0][first[0].index("--training.max_steps") + 1] == "3000"
+    assert write_1[2:] == [
+        str(tmp_path / "cycle-0" / "model-last"),
+        str(tmp_path / "cycle-1.cfg"),
+        "--steps",
+        "3000",
+        "--rate",
+        "0.001",
+    ]
+    assert "--training.optimizer.use_averages" not in train_1
+    assert write_2[2] == str(tmp_path / "cycle-1" / "model-best")
+    assert write_2[-2:] == ["--setting", "senna_parser.explore=0.5"]
+    assert train_2[4:7] == [str(tmp_path / "cycle-2.cfg"), "-o", str(tmp_path / "cycle-2")]
+    options = dict(zip(train_2[7::2], train_2[8::2]))
+    assert options == {
+        "--training.optimizer.use_averages": "true",
+        "--training.optimizer.learn_rate.warmup_steps": "200",
+        "--training.max_steps": "1000",
+    }
+    for bad in ("1500", "1500:fast", "1500:0.001:twice", "0:0.001"):
+        with pytest.raises(ValueError, match="--cycle"):
+            script.parse_cycle(bad)

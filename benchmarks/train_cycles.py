@@ -1,0 +1,175 @@
+"""Train a config, then resume it for learning-rate cycles: a recipe in one command.
+
+    python benchmarks/train_cycles.py configs/plus/parser-heads.cfg training/wsj-heads \
+        --first 3000 --cycle 1500:0.0005 --cycle 1500:0.0005:averages \
+        --cycle 1500:0.0005:averages:warmup=200:explore=1.0 \
+        -- --paths.train corpus/wsj-trees/train.mrg.spacy --paths.dev ... --paths.vectors ...
+
+The first stage is `spacy train CONFIG` for `--first` steps (the config's `constant_then.v1`
+rate, as every parser config has it, held for the first half, then falling to 0; the
+arguments after `--` are its overrides) in OUTPUT/cycle-0. Each `--cycle
+STEPS:RATE[:OPTION...]` then resumes the stage before it (`resume_config.py`: its weights,
+a fresh optimizer, the rate falling linearly from RATE to 0 over STEPS) in OUTPUT/cycle-N.
+Options: `averages` (parameter averaging), `warmup=N` (the rate rises over the first N
+steps), `explore=P` (senna_parser's `explore`), `stop=N` (stop after N of the STEPS, the
+schedule unchanged), `from=best` (resume the stage's model-best instead of its
+model-last); a setting not given stays as the stage before left it. `--average-last` ends
+with OUTPUT/averaged: the last cycle's model-best and model-last averaged
+(`average_weights.py`). Each stage's commands, minutes and dev scores go to
+OUTPUT/recipe.json; `--dry-run` prints the commands.
+"""
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional
+
+BENCHMARKS = Path(__file__).parent
+
+
+@dataclass
+class Cycle:
+    """One resumed learning-rate cycle."""
+
+    steps: int
+    rate: float
+    averages: bool = False
+    warmup: int = 0
+    explore: Optional[float] = None
+    stop: Optional[int] = None
+    source: str = "model-last"
+
+
+def parse_cycle(text: str) -> Cycle:
+    """`STEPS:RATE[:averages][:warmup=N][:explore=P][:stop=N][:from=best]` as a Cycle."""
+    parts = text.split(":")
+    try:
+        cycle = Cycle(int(parts[0]), float(parts[1]))
+        for option in parts[2:]:
+            key, _, value = option.partition("=")
+            if key == "averages" and not value:
+                cycle.averages = True
+            elif key == "warmup":
+                cycle.warmup = int(value)
+            elif key == "explore":
+                cycle.explore = float(value)
+            elif key == "stop":
+                cycle.stop = int(value)
+            elif key == "from" and value in ("best", "last"):
+                cycle.source = f"model-{value}"
+            else:
+                raise ValueError(option)
+    except (IndexError, ValueError) as err:
+        raise ValueError(
+            f"--cycle {text}: write STEPS:RATE[:averages][:warmup=N][:explore=P][:stop=N]"
+            f"[:from=best] ({err})"
+        ) from None
+    if cycle.steps < 1 or cycle.rate <= 0 or (cycle.stop is not None and cycle.stop < 1):
+        raise ValueError(f"--cycle {text}: steps, rate and stop must be positive")
+    return cycle
+
+
+def stage_commands(
+    config: Path, output: Path, first: int, cycles: List[Cycle], overrides: List[str]
+) -> List[List[List[str]]]:
+    """The commands of each stage: the first training, then each cycle's resume and train."""
+    python = sys.executable
+    stages = [
+        [
+            [python, "-m", "spacy", "train", str(config), "-o", str(output / "cycle-0")]
+            + ["--training.max_steps", str(first), "--training.eval_frequency", "500"]
+            + ["--training.optimizer.learn_rate.steps", str(first // 2)]
+            + ["--training.optimizer.learn_rate.schedule.total_steps", str(first // 2)]
+            + overrides
+        ]
+    ]
+    source = output / "cycle-0"
+    for number, cycle in enumerate(cycles, 1):
+        resume = output / f"cycle-{number}.cfg"
+        write = [python, str(BENCHMARKS / "resume_config.py"), str(source / cycle.source)]
+        write += [str(resume), "--steps", str(cycle.steps), "--rate", str(cycle.rate)]
+        if cycle.explore is not None:
+            write += ["--setting", f"senna_parser.explore={cycle.explore}"]
+        train = [python, "-m", "spacy", "train", str(resume), "-o", str(output / f"cycle-{number}")]
+        if cycle.averages:
+            train += ["--training.optimizer.use_averages", "true"]
+        if cycle.warmup:
+            train += ["--training.optimizer.learn_rate.warmup_steps", str(cycle.warmup)]
+        if cycle.stop is not None:
+            train += ["--training.max_steps", str(cycle.stop)]
+        stages.append([write, train])
+        source = output / f"cycle-{number}"
+    return stages
+
+
+def _dev_scores(trained: Path) -> Dict[str, float]:
+    """The dev scores of a stage's model-best (the averaged pipeline's own)."""
+    meta = trained / "model-best" / "meta.json"
+    meta = meta if meta.exists() else trained / "meta.json"
+    if not meta.exists():
+        return {}
+    performance = json.loads(meta.read_text(encoding="utf8")).get("performance", {})
+    return {key: value for key, value in performance.items() if isinstance(value, float)}
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    overrides = argv[argv.index("--") + 1 :] if "--" in argv else []
+    argv = argv[: argv.index("--")] if "--" in argv else argv
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("config", type=Path, help="the config of the first stage")
+    parser.add_argument("output", type=Path, help="folder for the stages and recipe.json")
+    parser.add_argument("--first", type=int, required=True, help="steps of the first stage")
+    parser.add_argument("--cycle", action="append", default=[], help="STEPS:RATE[:OPTION...]")
+    parser.add_argument("--average-last", action="store_true")
+    parser.add_argument("--dry-run", action="store_true", help="print the commands, run none")
+    args = parser.parse_args(argv)
+    if not args.config.exists():
+        parser.error(f"{args.config} does not exist")
+    if args.first < 2:
+        parser.error("--first must be 2 steps or more")
+    try:
+        cycles = [parse_cycle(text) for text in args.cycle]
+    except ValueError as err:
+        parser.error(str(err))
+    stages = stage_commands(args.config, args.output, args.first, cycles, overrides)
+    if args.average_last:
+        last = args.output / f"cycle-{len(cycles)}"
+        average = [
+            sys.executable,
+            str(BENCHMARKS / "average_weights.py"),
+            str(args.output / "averaged"),
+        ]
+        stages.append([average + [str(last / "model-best"), str(last / "model-last")]])
+    if args.dry_run:
+        for commands in stages:
+            print("\n".join(shlex.join(command) for command in commands))
+        return
+    args.output.mkdir(parents=True, exist_ok=True)
+    recipe = []
+    for number, commands in enumerate(stages):
+        start = time.perf_counter()
+        for command in commands:
+            print(f"[train_cycles] {shlex.join(command)}", flush=True)
+            if subprocess.call(command) != 0:
+                sys.exit(f"train_cycles: stage {number} failed: {shlex.join(command)}")
+        folder = args.output / (f"cycle-{number}" if number <= len(cycles) else "averaged")
+        recipe.append(
+            {
+                "output": str(folder),
+                "commands": [shlex.join(command) for command in commands],
+                "minutes": round((time.perf_counter() - start) / 60, 1),
+                "dev": _dev_scores(folder),
+            }
+        )
+        (args.output / "recipe.json").write_text(json.dumps(recipe, indent=2), encoding="utf8")
+    print(f"[train_cycles] {len(stages)} stages, {sum(s['minutes'] for s in recipe):.0f} minutes")
+
+
+if __name__ == "__main__":
+    main()
