@@ -182,20 +182,28 @@ def test_same_outputs_finds_a_changed_label_and_a_changed_probability(tmp_path, 
     assert not script.compare(a, b)["same_labels"]
 
 
-def test_resume_config_starts_from_the_trained_weights(tmp_path, load_script, tagger_examples):
-    """The written config sources every component of the trained pipeline: initialized
-    for training, it labels as the trained pipeline does, with the new schedule."""
-    from spacy.training.initialize import init_nlp
+def _trained_tagger(tagger_examples, steps: int):
+    """A senna_tagger pipeline updated `steps` times on the tagged sentences (seed 0), its
+    examples and its optimizer."""
     from spacy.util import fix_random_seed
 
-    resume_config = load_script(BENCHMARKS / "resume_config.py")
     fix_random_seed(0)
     nlp = English()
     nlp.add_pipe("senna_tagger")
     examples = tagger_examples(nlp)
     optimizer = nlp.initialize(lambda: examples)
-    for _ in range(20):
+    for _ in range(steps):
         nlp.update(examples, sgd=optimizer)
+    return nlp, examples, optimizer
+
+
+def test_resume_config_starts_from_the_trained_weights(tmp_path, load_script, tagger_examples):
+    """The written config sources every component of the trained pipeline: initialized
+    for training, it labels as the trained pipeline does, with the new schedule."""
+    from spacy.training.initialize import init_nlp
+
+    resume_config = load_script(BENCHMARKS / "resume_config.py")
+    nlp, examples, _ = _trained_tagger(tagger_examples, 20)
     nlp.to_disk(tmp_path / "trained")
     corpus = tmp_path / "train.spacy"
     DocBin(docs=[eg.reference for eg in examples]).to_disk(corpus)
@@ -314,18 +322,13 @@ def test_corpus_reading_times_both_decodings_of_the_same_pass(tmp_path):
 def test_average_weights_takes_the_mean_of_every_weight(tmp_path, load_script, tagger_examples):
     """Two checkpoints of one tagger average to the mean of each tensor; a pipeline averaged
     with itself labels as before; pipelines with other labels are refused by name."""
-    from spacy.util import fix_random_seed
 
     script = load_script(BENCHMARKS / "average_weights.py")
-    fix_random_seed(0)
-    nlp = English()
-    nlp.add_pipe("senna_tagger")
-    examples = tagger_examples(nlp)
-    optimizer = nlp.initialize(lambda: examples)
-    for checkpoint in ("a", "b"):
-        for _ in range(10):
-            nlp.update(examples, sgd=optimizer)
-        nlp.to_disk(tmp_path / checkpoint)
+    nlp, examples, optimizer = _trained_tagger(tagger_examples, 10)
+    nlp.to_disk(tmp_path / "a")
+    for _ in range(10):
+        nlp.update(examples, sgd=optimizer)
+    nlp.to_disk(tmp_path / "b")
 
     def state(pipeline):
         return script._torch_modules(pipeline.get_pipe("senna_tagger").model)[0].state_dict()
