@@ -7,8 +7,10 @@ The copies must be the same pipeline trained on (for example successive learning
 cycles of `resume_config.py`): the same components, labels and weight shapes. The output
 is the first pipeline with every floating-point weight replaced by the mean of the copies'
 (the PyTorch networks' tensors and Thinc's own parameters); the rest (vocab, vectors,
-settings) is the first pipeline's. Averaging the end points of cycles that continue each
-other is the cross-cycle form of the parameter averaging `use_averages` does within one.
+settings) is the first pipeline's, its meta without their dev scores (they are not the
+average's) and with the pipelines it averaged (`averaged_from`). Averaging the end points
+of cycles that continue each other, or of sibling cycles from one model, is the
+cross-cycle form of the parameter averaging `use_averages` does within one.
 """
 
 import argparse
@@ -82,7 +84,10 @@ def average_weights(pipelines: List[Path]) -> Language:
         models = [getattr(component, "model", None) for component in components]
         if isinstance(models[0], Model):
             _average_model(models, f"{name}")
-    return nlps[0]
+    averaged = nlps[0]
+    averaged.meta["performance"] = {}
+    averaged.meta["averaged_from"] = [str(path) for path in pipelines]
+    return averaged
 
 
 def main() -> None:

@@ -108,9 +108,8 @@ def stage_commands(
 
 
 def _dev_scores(trained: Path) -> Dict[str, float]:
-    """The dev scores of a stage's model-best (the averaged pipeline's own)."""
+    """The dev scores of a stage's model-best (none for the averaged pipeline: score it)."""
     meta = trained / "model-best" / "meta.json"
-    meta = meta if meta.exists() else trained / "meta.json"
     if not meta.exists():
         return {}
     performance = json.loads(meta.read_text(encoding="utf8")).get("performance", {})

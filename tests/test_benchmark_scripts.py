@@ -336,6 +336,8 @@ def test_average_weights_takes_the_mean_of_every_weight(tmp_path, load_script, t
     a, b = state(spacy.load(tmp_path / "a")), state(spacy.load(tmp_path / "b"))
     averaged = script.average_weights([tmp_path / "a", tmp_path / "b"])
     mean = state(averaged)
+    assert averaged.meta["performance"] == {}
+    assert averaged.meta["averaged_from"] == [str(tmp_path / "a"), str(tmp_path / "b")]
     assert any(not torch.equal(a[key], b[key]) for key in a)
     for key in a:
         if a[key].is_floating_point():
