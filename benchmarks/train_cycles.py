@@ -13,10 +13,11 @@ a fresh optimizer, the rate falling linearly from RATE to 0 over STEPS) in OUTPU
 Options: `averages` (parameter averaging), `warmup=N` (the rate rises over the first N
 steps), `explore=P` (senna_parser's `explore`), `stop=N` (stop after N of the STEPS, the
 schedule unchanged), `from=best` (resume the stage's model-best instead of its
-model-last); a setting not given stays as the stage before left it. `--average-last` ends
-with OUTPUT/averaged: the last cycle's model-best and model-last averaged
-(`average_weights.py`). Each stage's commands, minutes and dev scores go to
-OUTPUT/recipe.json; `--dry-run` prints the commands.
+model-last), `after=N` (resume stage N instead of the one before: a sibling cycle); a
+setting not given stays as the stage resumed left it. `--average 11,12` ends with
+OUTPUT/averaged: those stages' model-best weights averaged (`average_weights.py`). Each
+stage's commands, minutes and dev scores go to OUTPUT/recipe.json; `--dry-run` prints the
+commands.
 """
 
 import argparse
@@ -43,10 +44,11 @@ class Cycle:
     explore: Optional[float] = None
     stop: Optional[int] = None
     source: str = "model-last"
+    after: Optional[int] = None
 
 
 def parse_cycle(text: str) -> Cycle:
-    """`STEPS:RATE[:averages][:warmup=N][:explore=P][:stop=N][:from=best]` as a Cycle."""
+    """`STEPS:RATE[:averages][:warmup=N][:explore=P][:stop=N][:from=best][:after=N]`."""
     parts = text.split(":")
     try:
         cycle = Cycle(int(parts[0]), float(parts[1]))
@@ -62,12 +64,14 @@ def parse_cycle(text: str) -> Cycle:
                 cycle.stop = int(value)
             elif key == "from" and value in ("best", "last"):
                 cycle.source = f"model-{value}"
+            elif key == "after":
+                cycle.after = int(value)
             else:
                 raise ValueError(option)
     except (IndexError, ValueError) as err:
         raise ValueError(
             f"--cycle {text}: write STEPS:RATE[:averages][:warmup=N][:explore=P][:stop=N]"
-            f"[:from=best] ({err})"
+            f"[:from=best][:after=N] ({err})"
         ) from None
     if cycle.steps < 1 or cycle.rate <= 0 or (cycle.stop is not None and cycle.stop < 1):
         raise ValueError(f"--cycle {text}: steps, rate and stop must be positive")
@@ -88,8 +92,11 @@ def stage_commands(
             + overrides
         ]
     ]
-    source = output / "cycle-0"
     for number, cycle in enumerate(cycles, 1):
+        after = number - 1 if cycle.after is None else cycle.after
+        if not 0 <= after < number:
+            raise ValueError(f"--cycle {number}: after={after} names no stage before it")
+        source = output / f"cycle-{after}"
         resume = output / f"cycle-{number}.cfg"
         write = [python, str(BENCHMARKS / "resume_config.py"), str(source / cycle.source)]
         write += [str(resume), "--steps", str(cycle.steps), "--rate", str(cycle.rate)]
@@ -103,7 +110,6 @@ def stage_commands(
         if cycle.stop is not None:
             train += ["--training.max_steps", str(cycle.stop)]
         stages.append([write, train])
-        source = output / f"cycle-{number}"
     return stages
 
 
@@ -125,7 +131,7 @@ def main() -> None:
     parser.add_argument("output", type=Path, help="folder for the stages and recipe.json")
     parser.add_argument("--first", type=int, required=True, help="steps of the first stage")
     parser.add_argument("--cycle", action="append", default=[], help="STEPS:RATE[:OPTION...]")
-    parser.add_argument("--average-last", action="store_true")
+    parser.add_argument("--average", help="stages whose model-best to average, e.g. 11,12")
     parser.add_argument("--dry-run", action="store_true", help="print the commands, run none")
     args = parser.parse_args(argv)
     if not args.config.exists():
@@ -134,17 +140,17 @@ def main() -> None:
         parser.error("--first must be 2 steps or more")
     try:
         cycles = [parse_cycle(text) for text in args.cycle]
+        stages = stage_commands(args.config, args.output, args.first, cycles, overrides)
+        averaged = [int(n) for n in args.average.split(",")] if args.average else []
     except ValueError as err:
         parser.error(str(err))
-    stages = stage_commands(args.config, args.output, args.first, cycles, overrides)
-    if args.average_last:
-        last = args.output / f"cycle-{len(cycles)}"
-        average = [
-            sys.executable,
-            str(BENCHMARKS / "average_weights.py"),
-            str(args.output / "averaged"),
-        ]
-        stages.append([average + [str(last / "model-best"), str(last / "model-last")]])
+    if averaged:
+        if len(averaged) < 2 or not all(0 <= n <= len(cycles) for n in averaged):
+            parser.error(f"--average {args.average}: name two or more of stages 0-{len(cycles)}")
+        average = [sys.executable, str(BENCHMARKS / "average_weights.py")]
+        average += [str(args.output / "averaged")]
+        average += [str(args.output / f"cycle-{n}" / "model-best") for n in averaged]
+        stages.append([average])
     if args.dry_run:
         for commands in stages:
             print("\n".join(shlex.join(command) for command in commands))

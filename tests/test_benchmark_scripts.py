@@ -359,7 +359,8 @@ def test_average_weights_takes_the_mean_of_every_weight(tmp_path, load_script, t
 
 def test_train_cycles_writes_each_cycle_from_the_stage_before(tmp_path, load_script):
     """A recipe's stages: the first training shortened to `--first`, each cycle resuming the
-    stage before it with its options; a bad cycle is refused with the form to write."""
+    stage before it (or the stage `after` names) with its options; a bad cycle is refused
+    with the form to write."""
     script = load_script(BENCHMARKS / "train_cycles.py")
     cycles = [
         script.parse_cycle("3000:0.001"),
@@ -393,6 +394,19 @@ def test_train_cycles_writes_each_cycle_from_the_stage_before(tmp_path, load_scr
         "--training.optimizer.learn_rate.warmup_steps": "200",
         "--training.max_steps": "1000",
     }
-    for bad in ("1500", "1500:fast", "1500:0.001:twice", "0:0.001"):
+    sibling = script.parse_cycle("1500:0.0002:from=best:after=1")
+    *_, (write_3, _) = script.stage_commands(
+        Path("parser.cfg"), tmp_path, 3000, [*cycles, sibling], []
+    )
+    assert write_3[2:4] == [str(tmp_path / "cycle-1" / "model-best"), str(tmp_path / "cycle-3.cfg")]
+    with pytest.raises(ValueError, match="after=3"):
+        script.stage_commands(
+            Path("parser.cfg"),
+            tmp_path,
+            3000,
+            [*cycles, script.parse_cycle("1500:0.0002:after=3")],
+            [],
+        )
+    for bad in ("1500", "1500:fast", "1500:0.001:twice", "0:0.001", "1500:0.001:after=x"):
         with pytest.raises(ValueError, match="--cycle"):
             script.parse_cycle(bad)
