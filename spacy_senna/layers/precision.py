@@ -10,6 +10,7 @@ recurrence accumulates the rounding, and they cost less.
 """
 
 from functools import lru_cache
+from typing import Callable, Optional
 
 import torch
 from torch import Tensor, nn
@@ -38,10 +39,19 @@ def computes_bfloat16(device_type: str) -> bool:
         return False
 
 
-def dense(layer: nn.Module, x: Tensor, inference_dtype: str) -> Tensor:
+def dense(
+    layer: nn.Module,
+    x: Tensor,
+    inference_dtype: str,
+    clamp: Optional[Callable[[Tensor], Tensor]] = None,
+) -> Tensor:
     """`layer(x)` in float32, or at inference in `inference_dtype` where the device
-    computes it natively (the result is float32 either way)."""
+    computes it natively (the result is float32 either way). `clamp`, an activation that
+    only clips values (hardtanh), is applied in place before the result becomes float32:
+    the same numbers from half the memory traffic, and no new tensor."""
     if inference_dtype == "float32" or layer.training or not computes_bfloat16(x.device.type):
-        return layer(x)
+        out = layer(x)
+        return out if clamp is None else clamp(out)
     with torch.autocast(x.device.type, dtype=torch.bfloat16):
-        return layer(x).float()
+        out = layer(x)
+    return (out if clamp is None else clamp(out)).float()

@@ -108,13 +108,16 @@ class WindowNetwork(nn.Module):
             states = self.dropout(self.lstm(x, index + self.half_window, lengths))
             if self.lstm_centre is None:
                 x = torch.cat([x, states], dim=1)
-        hidden = dense(self.hidden, x.T[None], self.inference_dtype)[0].T  # (n_rows - 2h, H)
-        if self.lstm_centre is not None:
+        windows = x.T[None]
+        if self.lstm_centre is None:
+            hidden = dense(self.hidden, windows, self.inference_dtype, nn.functional.hardtanh_)[0].T
+        else:
             # output row r is the window centred on input row r + h
             h = self.half_window
             centre = states[h : states.shape[0] - h]
+            hidden = dense(self.hidden, windows, self.inference_dtype)[0].T
             hidden = hidden + dense(self.lstm_centre, centre, self.inference_dtype)
-        hidden = nn.functional.hardtanh(hidden)
+            hidden = nn.functional.hardtanh_(hidden)
         if not self.doc_context:
             return self.output(self.dropout(hidden))[index]
         if context is None:
