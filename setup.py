@@ -46,6 +46,7 @@ setup(
         ],
         "spacy_callbacks": [
             "spacy-senna.release_memory.v1 = spacy_senna.release_memory:make_release_memory",
+            "spacy-senna.keep_freed_memory.v1 = spacy_senna.allocator:make_keep_freed_memory",
         ],
     },
 )

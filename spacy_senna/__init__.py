@@ -6,6 +6,7 @@ scorers; installed entry points make `spacy train` and `spacy.load` find them wi
 """
 
 from . import (  # noqa: F401
+    allocator,
     architectures,
     features,
     gazetteer,

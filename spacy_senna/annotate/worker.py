@@ -11,6 +11,7 @@ from spacy.attrs import LEMMA, MORPH, POS
 from spacy.language import Language
 from spacy.pipeline import AttributeRuler
 
+from ..allocator import keep_freed_memory
 from .formats import get_format
 from .layers import pipeline_layers
 from .loading import load_pipeline
@@ -101,7 +102,10 @@ def load_for_annotation(pipeline: str, settings: AnnotateSettings, gpu_id: int) 
     """`load_pipeline` with the annotate run's sentence, token and length settings; span
     labelers skip their span probabilities where the output format holds none, and
     compute them with the spans where it holds every one; the components that only set
-    `pos_`, `morph` and `lemma_` are skipped where it holds none of those."""
+    `pos_`, `morph` and `lemma_` are skipped where it holds none of those. The process
+    keeps the memory a batch frees for the next (`keep_freed_memory`), whatever the
+    pipeline's config says."""
+    keep_freed_memory()
     nlp = load_pipeline(
         pipeline,
         gpu_id=gpu_id,

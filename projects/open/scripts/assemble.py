@@ -12,7 +12,9 @@ from the tags; scripts/add_attributes.py, whose tables need spacy-lookups-data t
 The LM vectors are left out (the word tables keep their rows), the weights are stored as
 float16 unless told otherwise, the vocab keeps only the strings the components hold
 (scripts/prune_strings.py), and the model card and scores go into meta.json and
-README.md.
+README.md. Loading it sets the process's malloc thresholds so that batches reuse the
+memory earlier batches freed (`spacy-senna.keep_freed_memory.v1`, `[nlp]
+after_pipeline_creation`).
 """
 
 from __future__ import annotations
@@ -41,13 +43,15 @@ SOURCES = [
     "ORG on tweets, for the entity recognizer",
     "English Wikipedia text, 2015 dump (CC BY-SA 3.0): the language model behind the word tables",
 ]
+#: what loading en_senna runs once its components exist (spacy_senna/allocator.py)
+AFTER_PIPELINE_CREATION = {"@callbacks": "spacy-senna.keep_freed_memory.v1"}
 COMPONENTS = ("senna_words", "senna_tagger", "senna_chunker", "senna_ner", "senna_srl")
 
 
 def assemble(
     sources: list[str], output: Path, metrics: list[Path], card: Path | None, storage: str
 ) -> None:
-    nlp = spacy.blank("en")
+    nlp = spacy.blank("en", config={"nlp": {"after_pipeline_creation": AFTER_PIPELINE_CREATION}})
     nlp.add_pipe("senna_sentencizer", name="sentencizer")
     for path in sources:
         trained = spacy.load(path)
