@@ -11,6 +11,7 @@ from torch import nn
 from ..layers.char_cnn import CharCNNSpec
 from .base import Feature, word_form
 from .chars import CharFeature
+from .orth_ids import OrthIds
 from .shared import WORD_TABLE_NAME, OwnWordsFeature, SharedWordsFeature
 
 
@@ -46,7 +47,7 @@ class Featurizer:
         self._all_context_free = all(f.context_free for f in own)
         self._free = [f for f in self._tabled if f.context_free] + self._chars
         # orth -> ids of every context-free feature, in column order
-        self._cache: Dict[int, tuple] = {}
+        self._cache = OrthIds()
 
     @property
     def widths(self) -> List[int]:
@@ -149,28 +150,25 @@ class Featurizer:
         return numpy.concatenate(blocks, axis=1)
 
     def _extract_free(self, docs: Sequence[Doc]) -> List[numpy.ndarray]:
-        """Per doc, the columns of every context-free feature (one cached tuple per orth,
-        looked up once per distinct orth of `docs`, which are not empty)."""
+        """Per doc, the columns of every context-free feature (one cached row per orth,
+        read once per distinct orth of `docs`, which are not empty)."""
         lengths = [len(doc) for doc in docs]
         if not self._free or not docs:
             return [numpy.zeros((n, 0), dtype="int64") for n in lengths]
         orths = numpy.concatenate([doc.to_array(ORTH).reshape(-1) for doc in docs])
         distinct, first, inverse = numpy.unique(orths, return_index=True, return_inverse=True)
         ends = numpy.cumsum(lengths)
-        owners = numpy.searchsorted(ends, first, side="right").tolist()  # a doc with the word
-        cache = self._cache
-        rows = [
-            cache.get(orth) or self._cache_miss(orth, docs[owner].vocab.strings)
-            for orth, owner in zip(distinct.tolist(), owners)
-        ]
-        ids = numpy.array(rows, dtype="int64").reshape(len(rows), -1)[inverse.reshape(-1)]
-        return numpy.split(ids, ends[:-1])
 
-    def _cache_miss(self, orth: int, strings) -> tuple:
-        text = word_form(strings[orth])
-        ids = tuple(i for f in self._free for i in f.text_ids(text))
-        self._cache[orth] = ids
-        return ids
+        def text_ids(new: numpy.ndarray) -> List[List[int]]:
+            # each new word's text from the vocab of a doc that holds it
+            at = first[numpy.searchsorted(distinct, new)]
+            owners = numpy.searchsorted(ends, at, side="right").tolist()
+            words = zip(new.tolist(), owners)
+            texts = [word_form(docs[d].vocab.strings[orth]) for orth, d in words]
+            return [[i for f in self._free for i in f.text_ids(text)] for text in texts]
+
+        ids = self._cache.rows(distinct, text_ids)
+        return numpy.split(ids[inverse.reshape(-1)], ends[:-1])
 
     def to_dict(self) -> dict:
         return {name: f.to_dict() for name, f in self.features.items()}
