@@ -4,7 +4,9 @@
 # 2. `annotate` of TEXT with the bundled pipeline on the CPU (one thread, the default) and
 #    with --gpu-id 0:
 #    the same bytes?, and the seconds of each (load included);
-# 3. `spacy train --gpu-id 0` of configs/open/joint.cfg for 200 steps on TRAIN.
+# 3. `spacy train --gpu-id 0` of configs/open/joint.cfg for 200 steps on TRAIN;
+# 4. `nlp.pipe` of en_senna over TEXT's lines, one CPU thread against the GPU, each in
+#    its own process (benchmarks/pipe_speed.py), all four layers and the three without SRL.
 # Run from the repository root with spacy-senna and en_senna importable:
 #   benchmarks/gpu_check.sh TEXT TRAIN OUT_DIR
 set -u
@@ -45,3 +47,14 @@ timeout 90 python3 -m spacy train configs/open/joint.cfg -o /tmp/gpu-train --gpu
     --training.eval_frequency 100 > "$out/train-gpu.log" 2>&1
 echo "train rc=$? ms=$((($(date +%s%N) - start) / 1000000))"
 tail -n 8 "$out/train-gpu.log"
+
+echo "== 4. nlp.pipe, one CPU thread vs GPU (best of 3 rounds, batches of 256)"
+for layers in all three; do
+    exclude=()
+    [ "$layers" = three ] && exclude=(--exclude senna_srl)
+    timeout 240 python3 benchmarks/pipe_speed.py "$text" "${exclude[@]}" \
+        --json "$out/pipe-$layers-cpu.json" 2> "$out/pipe-$layers-cpu.err" | tail -n 1
+    timeout 240 python3 benchmarks/pipe_speed.py "$text" --gpu-id 0 "${exclude[@]}" \
+        --against "$out/pipe-$layers-cpu.json" 2> "$out/pipe-$layers-gpu.err" | tail -n 2
+    tail -n 2 "$out/pipe-$layers-gpu.err"
+done

@@ -410,3 +410,22 @@ def test_train_cycles_writes_each_cycle_from_the_stage_before(tmp_path, load_scr
     for bad in ("1500", "1500:fast", "1500:0.001:twice", "0:0.001", "1500:0.001:after=x"):
         with pytest.raises(ValueError, match="--cycle"):
             script.parse_cycle(bad)
+
+
+def test_pipe_speed_records_a_run_and_compares_another_with_it(tmp_path):
+    texts = tmp_path / "texts.txt"
+    texts.write_text("Angela Merkel visited Paris on Monday.\n\nHe sold the old house.\n")
+    first, script = tmp_path / "cpu.json", str(BENCHMARKS / "pipe_speed.py")
+    command = [sys.executable, script, str(texts), "--pipeline", str(bundled_path())]
+    run = subprocess.run([*command, "--rounds", "1", "--json", str(first)], capture_output=True)
+    assert run.returncode == 0, run.stderr
+    recorded = json.loads(first.read_text())
+    assert recorded["words"] == 13 and recorded["words_per_second"] > 0
+    assert recorded["device"] == "cpu, one thread" and "senna_srl" in recorded["components"]
+    command += ["--rounds", "1", "--exclude", "senna_srl", "--against", str(first)]
+    run = subprocess.run(command, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "senna_srl" not in run.stdout
+    assert run.stdout.splitlines()[-1].endswith(
+        f"x cpu, one thread ({recorded['words_per_second']:,} words/s)"
+    )
