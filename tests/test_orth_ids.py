@@ -29,3 +29,25 @@ def test_rows_are_computed_once_per_orth_and_read_back_in_order():
     assert len(table) == 0
     assert table.rows(first, compute).tolist() == _rows_of(first)
     assert len(asked) == 3
+
+
+def test_many_batches_of_new_words_keep_every_row():
+    table = OrthIds()
+    rng = numpy.random.default_rng(0)
+    seen = numpy.zeros(0, dtype="uint64")
+    for _ in range(30):  # past the first buffer's 1,024 rows, with new words every batch
+        batch = numpy.unique(rng.integers(0, 2**63, 200, dtype="uint64"))
+        batch = numpy.unique(numpy.concatenate([batch, seen[:50]]))
+        assert table.rows(batch, _rows_of).tolist() == _rows_of(batch)
+        seen = numpy.unique(numpy.concatenate([seen, batch]))
+    assert len(table) == len(seen)
+    assert table.rows(seen, _rows_of).tolist() == _rows_of(seen)
+
+
+def test_past_its_size_the_table_starts_again_and_reads_the_same():
+    table = OrthIds(max_words=300)
+    rng = numpy.random.default_rng(1)
+    for _ in range(5):
+        batch = numpy.unique(rng.integers(0, 2**63, 200, dtype="uint64"))
+        assert table.rows(batch, _rows_of).tolist() == _rows_of(batch)
+        assert len(table) <= 300 + 200

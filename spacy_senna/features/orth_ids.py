@@ -4,24 +4,32 @@ from typing import Callable, Sequence
 
 import numpy
 
+#: words kept before the table starts again (en_senna's rows: 192 bytes a word)
+MAX_WORDS = 500_000
+
 
 class OrthIds:
     """orth -> one row of int64 ids, read for a whole batch's distinct orths at once.
 
-    The orths seen so far are kept sorted beside their rows, so a batch is one
-    `searchsorted` and one gather; only orths never seen before go through `compute`
-    (one Python call each) and join the table.
+    The orths seen so far are kept sorted, each with the number of its row, so a batch is
+    one `searchsorted` and one gather; only orths never seen before go through `compute`
+    (one Python call each). New rows are appended to a buffer that doubles when full, and
+    only the sorted orths and row numbers (16 bytes a word) are copied to take new words
+    in. Past `max_words` words the table starts again empty, so a long run over text with
+    new words in every batch keeps both its memory and that copy bounded.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_words: int = MAX_WORDS) -> None:
+        self.max_words = max_words
         self._orths = numpy.zeros(0, dtype="uint64")
+        self._where = numpy.zeros(0, dtype="int64")
         self._rows = numpy.zeros((0, 0), dtype="int64")
 
     def __len__(self) -> int:
         return len(self._orths)
 
     def clear(self) -> None:
-        self.__init__()
+        self.__init__(self.max_words)
 
     def rows(
         self, orths: numpy.ndarray, compute: Callable[[numpy.ndarray], Sequence]
@@ -30,25 +38,33 @@ class OrthIds:
         `numpy.unique` gives them); `compute(new_orths)` gives the rows of the orths not
         seen yet (an array of them), one sequence of ids each."""
         orths = orths.astype("uint64", copy=False)
+        if len(self._orths) > self.max_words:
+            self.clear()
         where = self._find(orths)
         missing = where < 0
         if missing.any():
-            self._add(orths[missing], compute(orths[missing]))
-            where = self._find(orths)
+            new = orths[missing]
+            where[missing] = self._append(compute(new), len(new))
+            at = numpy.searchsorted(self._orths, new)
+            self._orths = numpy.insert(self._orths, at, new)
+            self._where = numpy.insert(self._where, at, where[missing])
         return self._rows[where]
 
     def _find(self, orths: numpy.ndarray) -> numpy.ndarray:
-        """Each orth's row in the table, -1 where it has none."""
+        """Each orth's row number, -1 where it has none."""
         if not len(self._orths):
             return numpy.full(len(orths), -1, dtype="int64")
-        where = numpy.searchsorted(self._orths, orths).clip(max=len(self._orths) - 1)
-        return numpy.where(self._orths[where] == orths, where, -1)
+        at = numpy.searchsorted(self._orths, orths).clip(max=len(self._orths) - 1)
+        return numpy.where(self._orths[at] == orths, self._where[at], -1)
 
-    def _add(self, orths: numpy.ndarray, rows: list) -> None:
-        new = numpy.array(rows, dtype="int64").reshape(len(orths), -1)
-        if not len(self._orths):
-            self._orths, self._rows = orths.copy(), new
-            return
-        at = numpy.searchsorted(self._orths, orths)
-        self._orths = numpy.insert(self._orths, at, orths)
-        self._rows = numpy.insert(self._rows, at, new, axis=0)
+    def _append(self, rows: Sequence, n: int) -> numpy.ndarray:
+        """Store `n` new rows after the others; their row numbers."""
+        new = numpy.array(rows, dtype="int64").reshape(n, -1)
+        used = len(self._orths)
+        if used + n > len(self._rows):
+            grown = numpy.zeros((max(2 * len(self._rows), used + n, 1024), new.shape[1]), "int64")
+            if used:
+                grown[:used] = self._rows[:used]
+            self._rows = grown
+        self._rows[used : used + n] = new
+        return numpy.arange(used, used + n)
