@@ -48,7 +48,7 @@ timeout 90 python3 -m spacy train configs/open/joint.cfg -o /tmp/gpu-train --gpu
 echo "train rc=$? ms=$((($(date +%s%N) - start) / 1000000))"
 tail -n 8 "$out/train-gpu.log"
 
-echo "== 4. nlp.pipe, one CPU thread vs GPU (best of 3 rounds, batches of 256)"
+echo "== 4. nlp.pipe, one CPU thread vs GPU (median of 3 rounds, batches of 256)"
 for layers in all three; do
     exclude=()
     [ "$layers" = three ] && exclude=(--exclude senna_srl)

@@ -429,3 +429,17 @@ def test_pipe_speed_records_a_run_and_compares_another_with_it(tmp_path):
     assert run.stdout.splitlines()[-1].endswith(
         f"x cpu, one thread ({recorded['words_per_second']:,} words/s)"
     )
+
+
+def test_pipe_speed_reads_the_words_of_a_docbin(tmp_path, load_script):
+    script = load_script(BENCHMARKS / "pipe_speed.py")
+    data = tmp_path / "docs.spacy"
+    words = ["Angela Merkel visited Paris on Monday .".split(), "He sold the old house .".split()]
+    DocBin(docs=[Doc(English().vocab, words=w) for w in words]).to_disk(data)
+    result = script.pipe_speed(str(bundled_path()), data, rounds=2)
+    assert result["words"] == 13 and len(result["rounds"]) == 2
+    assert result["load_seconds"] > 0 and result["peak_rss_mib"] > 0
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n")
+    with pytest.raises(ValueError, match="holds no text"):
+        script.pipe_speed(str(bundled_path()), empty, rounds=1)
