@@ -21,15 +21,16 @@ class OrthIds:
 
     def __init__(self, max_words: int = MAX_WORDS) -> None:
         self.max_words = max_words
-        self._orths = numpy.zeros(0, dtype="uint64")
-        self._where = numpy.zeros(0, dtype="int64")
-        self._rows = numpy.zeros((0, 0), dtype="int64")
+        self.clear()
 
     def __len__(self) -> int:
         return len(self._orths)
 
     def clear(self) -> None:
-        self.__init__(self.max_words)
+        """Forget every word (the features' ids changed, or the table is full)."""
+        self._orths = numpy.zeros(0, dtype="uint64")
+        self._where = numpy.zeros(0, dtype="int64")
+        self._rows = numpy.zeros((0, 0), dtype="int64")
 
     def rows(
         self, orths: numpy.ndarray, compute: Callable[[numpy.ndarray], Sequence]

@@ -119,7 +119,7 @@ def packed_row_scores(
         out = lstm(PackedSequence(dropout(out), batch_sizes))[0].data
     out = dropout(out)
     if hidden is not None:
-        out = dropout(dense(hidden, out, inference_dtype, nn.functional.hardtanh_))
+        out = dropout(dense(hidden, out, inference_dtype, hardtanh=True))
     scores = dense(output, out, inference_dtype)
     R, T = shape
     grid = scores.new_zeros(R * T, output.out_features).index_put((packed_cells,), scores)

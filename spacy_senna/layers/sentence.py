@@ -274,6 +274,6 @@ class SentenceNetwork(nn.Module):
             rows, word, row_lengths, reach, self.max_block_elements, track
         )  # (R, T, C)
         real = ~padding
-        hidden = dense(self.hidden, pooled[real], self.inference_dtype, nn.functional.hardtanh_)
+        hidden = dense(self.hidden, pooled[real], self.inference_dtype, hardtanh=True)
         scores = self.output(self.dropout(hidden))
         return scores.new_zeros(R, T, self.n_tags).masked_scatter(real[:, :, None], scores)

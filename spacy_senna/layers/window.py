@@ -110,7 +110,7 @@ class WindowNetwork(nn.Module):
                 x = torch.cat([x, states], dim=1)
         windows = x.T[None]
         if self.lstm_centre is None:
-            hidden = dense(self.hidden, windows, self.inference_dtype, nn.functional.hardtanh_)[0].T
+            hidden = dense(self.hidden, windows, self.inference_dtype, hardtanh=True)[0].T
         else:
             # output row r is the window centred on input row r + h
             h = self.half_window
