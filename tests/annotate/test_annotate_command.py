@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -182,7 +183,7 @@ def test_a_first_argument_neither_pipeline_nor_input_says_so(run_cli, write, tmp
     # alone, it is the one input, and a missing one
     assert run_cli("en_senna_nonexistent", "-o", tmp_path / "out") == 1
     assert "Input not found: en_senna_nonexistent" in capsys.readouterr().err
-    assert not (tmp_path / "out").exists()
+    assert outputs(tmp_path / "out") == {}
 
 
 def test_bad_options_are_clear_errors(run_cli, pipeline_dir, write, tmp_path, capsys):
@@ -216,6 +217,28 @@ def test_two_processes_write_the_same_bytes_as_one(pipeline_dir, write, tmp_path
     assert single.words == double.words == 3 * 40 * (14 + 9)
     assert outputs(tmp_path / "one") == outputs(tmp_path / "two")
     assert len(outputs(tmp_path / "one")) > 10
+
+
+@pytest.mark.slow
+@pytest.mark.forks
+def test_worker_processes_that_cannot_load_the_pipeline_fail_with_its_error(
+    pipeline_dir, write, tmp_path
+):
+    # a pool initializer that raised was restarted forever: the run hung
+    broken = tmp_path / "broken"
+    shutil.copytree(pipeline_dir, broken)
+    (broken / "senna_tagger" / "model").write_bytes(b"not a model")
+    lines = write("a.txt", TEXT * 40)
+    args = [broken, lines, "-o", tmp_path / "out", "--n-process", "2", "--shard-size", "0.001"]
+    result = subprocess.run(
+        [sys.executable, "-m", "spacy_senna", "annotate", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert f"Could not load pipeline {broken}" in result.stdout + result.stderr
+    assert outputs(tmp_path / "out") == {}
 
 
 @pytest.mark.slow

@@ -25,10 +25,15 @@ _worker: Optional[ShardWorker] = None
 
 
 def _load(pipeline: str, settings: AnnotateSettings, ready: Any) -> None:
-    """Pool initializer: load the pipeline once per process, then say so."""
+    """Pool initializer: load the pipeline once per process, then say so, or say why it
+    could not (an initializer that raised would be restarted by the pool, forever)."""
     global _worker
-    _worker = ShardWorker(pipeline, settings, settings.gpu_id)
-    ready.put(True)
+    try:
+        _worker = ShardWorker(pipeline, settings, settings.gpu_id)
+    except Exception as err:
+        ready.put((type(err).__name__, str(err)))
+        return
+    ready.put(None)
 
 
 def _annotate(task: Tuple[Shard, str]) -> ShardResult:
@@ -49,9 +54,9 @@ def run_pool(
     ready = context.Queue()
     n = min(settings.n_process, len(shards))
     with context.Pool(n, initializer=_load, initargs=(pipeline, settings, ready)) as pool:
-        tasks = pool.imap_unordered(_annotate, [(s, str(output_dir)) for s in shards])
         for _ in range(n):
-            ready.get()
+            _raise_load_failure(ready.get())
+        tasks = pool.imap_unordered(_annotate, [(s, str(output_dir)) for s in shards])
         started = time.perf_counter()
         progress.start()
         results = []
@@ -61,3 +66,14 @@ def run_pool(
         seconds = time.perf_counter() - started
     peak = max((r.peak_rss_mib for r in results), default=0.0)
     return BackendRun(results, seconds, peak)
+
+
+def _raise_load_failure(failure: Optional[Tuple[str, str]]) -> None:
+    """A worker's failure to load the pipeline (or to use its GPU), raised in the parent
+    as the one-process run raises it: a ValueError stays one, anything else names its type."""
+    if failure is None:
+        return
+    kind, message = failure
+    if kind == "ValueError":
+        raise ValueError(message)
+    raise RuntimeError(f"A worker process could not load the pipeline: {kind}: {message}")
