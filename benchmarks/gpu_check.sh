@@ -4,6 +4,7 @@
 # 2. `annotate` of TEXT with the bundled pipeline on the CPU (one thread, the default) and
 #    with --gpu-id 0:
 #    the same bytes?, and the seconds of each (load included);
+#    2b. the same with 8 processes sharing the GPU, and with 8 CPU processes;
 # 3. `spacy train --gpu-id 0` of configs/open/joint.cfg for 200 steps on TRAIN;
 # 4. `nlp.pipe` of en_senna over TEXT's lines, one CPU thread against the GPU, each in
 #    its own process (benchmarks/pipe_speed.py), all four layers and the three without SRL.
@@ -39,6 +40,19 @@ if cmp -s "$out/annotate-cpu.txt" "$out/annotate-gpu.txt"; then
 else
     echo "annotate: GPU output differs in $(diff "$out/annotate-cpu.txt" "$out/annotate-gpu.txt" | grep -c '^<') lines"
 fi
+
+echo "== 2b. annotate with 8 processes: 8 sharing the GPU, and 8 CPU cores (16 shards)"
+mb=$(python3 -c "import os, sys; print(max(1e-4, os.path.getsize(sys.argv[1]) / 2**20 / 16))" "$text")
+for device in cpu gpu; do
+    flag=()
+    [ "$device" = gpu ] && flag=(--gpu-id 0)
+    start=$(date +%s%N)
+    timeout 240 python3 -m spacy_senna annotate "$text" "${flag[@]}" --n-process 8 \
+        --shard-size "$mb" --progress lines --output "$out/annotate-$device-8" \
+        > "$out/annotate-$device-8.log" 2>&1
+    echo "$device x8 rc=$? ms=$((($(date +%s%N) - start) / 1000000))"
+    tail -n 4 "$out/annotate-$device-8.log"
+done
 
 echo "== 3. spacy train --gpu-id 0"
 start=$(date +%s%N)

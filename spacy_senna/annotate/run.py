@@ -139,7 +139,9 @@ def _run_backend(
         from .backends.ray import run_ray
 
         return run_ray(pipeline, shards, output_dir, settings, progress)
-    if settings.n_process > 1 and len(shards) > 1:
+    # on a GPU several processes are always the pool's: spaCy's would be forked, and
+    # CUDA does not survive a fork (one shard: one process)
+    if settings.n_process > 1 and (len(shards) > 1 or settings.gpu_id >= 0):
         from .backends.pool import run_pool
 
         return run_pool(pipeline, shards, output_dir, settings, progress)

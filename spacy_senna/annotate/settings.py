@@ -65,11 +65,6 @@ class AnnotateSettings:
             raise ValueError("--n-process must be at least 1")
         if self.address and self.backend != "ray":
             raise ValueError("--address is for --backend ray")
-        if self.gpu_id >= 0 and self.backend == "local" and self.n_process > 1:
-            raise ValueError(
-                "--gpu-id with --n-process > 1 is not supported by the local backend; "
-                "use one process per GPU (or --backend ray, one GPU per worker)"
-            )
 
     def output_settings(self) -> Dict[str, Any]:
         """The settings recorded in the output directory's manifest."""

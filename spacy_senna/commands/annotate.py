@@ -132,12 +132,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=DEFAULTS.n_process,
         help="worker processes, each loading the pipeline once and annotating whole shards "
-        "(spaCy's multiprocessing when there is a single shard), or Ray workers with "
-        "--backend ray (default %(default)s)",
+        "(spaCy's multiprocessing when there is a single shard on the CPU), or Ray workers "
+        "with --backend ray (default %(default)s)",
     )
     add("--backend", choices=BACKENDS, default=DEFAULTS.backend, help="default %(default)s")
     add("--address", default=None, help="Ray cluster address (default: start a local Ray)")
-    add("--gpu-id", type=int, default=-1, help="GPU to run on (spacy.require_gpu; default CPU)")
+    add(
+        "--gpu-id",
+        type=int,
+        default=-1,
+        help="GPU to run on (spacy.require_gpu; default CPU); with --n-process N, N processes "
+        "share it",
+    )
     add("--overwrite", action="store_true", help="redo shards whose output is complete")
     add(
         "--progress",
