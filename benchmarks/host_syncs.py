@@ -1,0 +1,131 @@
+"""How often a pipeline's tensor code would make a GPU wait for the CPU, counted on the CPU.
+
+usage: python benchmarks/host_syncs.py PIPELINE TEXTS.txt [--batch-size 256] [--gpu-paths]
+
+On a GPU, reading a tensor's value on the host (`item`, `tolist`, `bool`, `int`, `cpu`,
+`numpy`) or an operation whose output size depends on the data (`nonzero`, `unique`,
+boolean indexing, ...) waits until the queued kernels have run. This pipes the texts
+(one per line) through each component in turn, in batches, under a TorchFunctionMode
+that counts those calls per component and names the lines of spacy_senna that make them,
+so the count a GPU run would pay is known before a GPU is lent. `--gpu-paths` has the
+transition blocks take the dense max-plus step a GPU takes (the CPU's pruned step reads
+a bound per step), so the counts are the GPU's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import traceback
+from collections import Counter
+from typing import Any, Dict, List, Tuple
+
+import spacy
+import torch
+from torch.overrides import TorchFunctionMode
+
+READS = frozenset(
+    {"item", "tolist", "__bool__", "__int__", "__index__", "__float__", "numpy", "cpu"}
+)
+SIZED = frozenset({"nonzero", "argwhere", "unique", "unique_consecutive", "masked_select"})
+
+
+def _kind(func: Any, args: tuple) -> str | None:
+    """ "read:NAME" or "size:NAME" for a call that waits for the device, else None."""
+    name = getattr(func, "__name__", "")
+    if name in READS:
+        return f"read:{name}"
+    if name in SIZED:
+        return f"size:{name}"
+    if name == "__getitem__" and len(args) > 1:
+        index = args[1] if isinstance(args[1], tuple) else (args[1],)
+        if any(isinstance(i, torch.Tensor) and i.dtype == torch.bool for i in index):
+            return "size:boolean index"
+    return None
+
+
+class HostSyncCounter(TorchFunctionMode):
+    """Counts (component, kind) and (component, kind, spacy_senna line) of waiting calls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.component = "-"
+        self.counts: Counter = Counter()
+        self.lines: Counter = Counter()
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kind = _kind(func, args)
+        if kind is not None:
+            self.counts[(self.component, kind)] += 1
+            ours = [f for f in traceback.extract_stack(limit=12) if "spacy_senna" in f.filename]
+            if ours:
+                line = f"{ours[-1].filename.split('spacy_senna')[-1].lstrip('/')}:{ours[-1].lineno}"
+                self.lines[(self.component, kind, line)] += 1
+        return func(*args, **(kwargs or {}))
+
+
+def count_host_syncs(
+    pipeline: str, texts: List[str], batch_size: int = 256, gpu_paths: bool = False
+) -> Dict[str, Any]:
+    """{"batches", "words", "per_component": {name: count}, "counts", "lines"} for one pass."""
+    torch.set_num_threads(1)
+    nlp = spacy.load(pipeline)
+    list(nlp.pipe(texts[:20]))  # warm caches, as a timed run would
+    docs = [nlp.make_doc(text) for text in texts]
+    counter = HostSyncCounter()
+    if gpu_paths:
+        from spacy_senna.layers import transition_blocks
+
+        pruned = transition_blocks.TransitionBlocks._block_max_plus
+        transition_blocks.TransitionBlocks._block_max_plus = (
+            transition_blocks.TransitionBlocks._dense_max_plus
+        )
+    try:
+        with counter:
+            for name, component in nlp.pipeline:
+                counter.component = name
+                if hasattr(component, "pipe"):
+                    docs = list(component.pipe(docs, batch_size=batch_size))
+                else:
+                    docs = [component(doc) for doc in docs]
+    finally:
+        if gpu_paths:
+            transition_blocks.TransitionBlocks._block_max_plus = pruned
+    per_component: Counter = Counter()
+    for (name, _), n in counter.counts.items():
+        per_component[name] += n
+    return {
+        "batches": -(-len(docs) // batch_size),
+        "words": sum(len(doc) for doc in docs),
+        "per_component": dict(per_component),
+        "counts": counter.counts,
+        "lines": counter.lines,
+    }
+
+
+def _table(rows: List[Tuple[Any, ...]]) -> str:
+    return "\n".join("| " + " | ".join(str(c) for c in row) + " |" for row in rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pipeline")
+    parser.add_argument("texts")
+    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--gpu-paths", action="store_true")
+    args = parser.parse_args()
+    with open(args.texts, encoding="utf8") as f:
+        texts = [line.strip() for line in f if line.strip()]
+    result = count_host_syncs(args.pipeline, texts, args.batch_size, args.gpu_paths)
+    batches = result["batches"]
+    print(f"{result['words']} words, {batches} batches of {args.batch_size} docs")
+    rows = [("component", "waiting calls", "per batch"), ("---", "---:", "---:")]
+    for name, n in result["per_component"].items():
+        rows.append((name, n, f"{n / batches:.0f}"))
+    print(_table(rows))
+    print("\nmost frequent lines:")
+    for (name, kind, line), n in result["lines"].most_common(20):
+        print(f"  {name:16s} {kind:20s} {line:45s} {n}")
+
+
+if __name__ == "__main__":
+    main()
