@@ -2,10 +2,14 @@
 
 import io
 import json
+import multiprocessing
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -239,6 +243,36 @@ def test_worker_processes_that_cannot_load_the_pipeline_fail_with_its_error(
     assert result.returncode == 1
     assert f"Could not load pipeline {broken}" in result.stdout + result.stderr
     assert outputs(tmp_path / "out") == {}
+
+
+@pytest.mark.slow
+@pytest.mark.forks
+def test_a_killed_worker_process_loses_only_its_shard(pipeline_dir, write, tmp_path):
+    # the multiprocessing.Pool before waited forever for the killed worker's shard
+    inputs = [str(write(f"{n}.txt", TEXT * 30)) for n in range(40)]
+    settings = AnnotateSettings(batch_size=4, n_process=2)
+    out = tmp_path / "out"
+    runs = []
+    run = threading.Thread(
+        target=lambda: runs.append(annotate(str(pipeline_dir), inputs, out, settings)),
+        daemon=True,  # a hung run must fail the test, not hold up the suite
+    )
+    run.start()
+    deadline = time.monotonic() + 120
+    while not list(out.glob("*.senna")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = multiprocessing.active_children()
+    assert len(workers) == 2, "the run should be under way"
+    os.kill(workers[0].pid, signal.SIGKILL)
+    run.join(timeout=120)
+    assert not run.is_alive(), "the run did not finish after a worker was killed"
+    (summary,) = runs
+    assert len(summary.failures) == 1
+    assert "worker process died (killed by signal 9)" in summary.failures[0][1]
+    assert len(list(out.glob("*.senna"))) == 39
+    again = annotate(str(pipeline_dir), inputs, out, settings)  # redoes the lost shard only
+    assert not again.failures and again.shards_skipped == 39
+    assert len(list(out.glob("*.senna"))) == 40
 
 
 @pytest.mark.slow

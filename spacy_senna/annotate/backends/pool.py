@@ -6,14 +6,21 @@ The parent only hands out shards, so the work scales with the processes. spaCy's
 processes) sends every doc back through the parent, which then formats all the output
 itself: on 2 cores it gained only 1.09x (docs/experiments/annotate-scale.md), this pool
 1.8x like Ray.
+
+The parent gives each worker one shard at a time, so it knows which shard a worker holds:
+a worker that dies (killed for memory, say) loses that shard, reported as failed, and
+the others go on with the rest. (`multiprocessing.Pool` waited forever for a lost task,
+and restarted a worker that could not load the pipeline without end.)
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import queue
 import time
+from collections import deque
 from pathlib import Path
-from typing import Any, List, Optional, Tuple
+from typing import Any, Deque, Dict, List, Optional, Tuple
 
 from ..progress import Progress
 from ..results import BackendRun, ShardResult
@@ -21,25 +28,67 @@ from ..settings import AnnotateSettings
 from ..shards import Shard
 from ..worker import ShardWorker
 
-_worker: Optional[ShardWorker] = None
+#: seconds between checks that the workers are alive while none reports
+POLL_SECONDS = 0.5
 
 
-def _load(pipeline: str, settings: AnnotateSettings, ready: Any) -> None:
-    """Pool initializer: load the pipeline once per process, then say so, or say why it
-    could not (an initializer that raised would be restarted by the pool, forever)."""
-    global _worker
+def _serve(
+    number: int, pipeline: str, settings: AnnotateSettings, tasks: Any, results: Any
+) -> None:
+    """A worker process: load the pipeline once (or say why it could not), then annotate
+    the shards the parent sends until it sends None."""
     try:
-        _worker = ShardWorker(pipeline, settings, settings.gpu_id)
+        worker = ShardWorker(pipeline, settings, settings.gpu_id)
     except Exception as err:
-        ready.put((type(err).__name__, str(err)))
+        results.put((number, "failed", (type(err).__name__, str(err))))
         return
-    ready.put(None)
+    results.put((number, "ready", None))
+    while True:
+        task = tasks.get()
+        if task is None:
+            return
+        shard, output_dir = task
+        results.put((number, "done", worker.run(shard, output_dir)))
 
 
-def _annotate(task: Tuple[Shard, str]) -> ShardResult:
-    assert _worker is not None, "the pool initializer did not run"
-    shard, output_dir = task
-    return _worker.run(shard, output_dir)
+class _Workers:
+    """The worker processes, each with its own task queue, and one queue of replies."""
+
+    def __init__(self, n: int, pipeline: str, settings: AnnotateSettings) -> None:
+        context = multiprocessing.get_context("spawn")  # no forked torch/OpenMP/CUDA state
+        self.replies = context.Queue()
+        self.tasks = [context.Queue() for _ in range(n)]
+        self.processes = [
+            context.Process(
+                target=_serve,
+                args=(k, pipeline, settings, self.tasks[k], self.replies),
+                daemon=True,
+            )
+            for k in range(n)
+        ]
+        for process in self.processes:
+            process.start()
+
+    def reply(self, waiting_on: List[int]) -> Tuple[Optional[tuple], List[int]]:
+        """The next reply, or (None, the workers of `waiting_on` that have died)."""
+        try:
+            return self.replies.get(timeout=POLL_SECONDS), []
+        except queue.Empty:
+            return None, [k for k in waiting_on if not self.processes[k].is_alive()]
+
+    def death(self, k: int) -> str:
+        code = self.processes[k].exitcode
+        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+        return f"worker process died ({how}) while annotating this shard"
+
+    def close(self) -> None:
+        for k, process in enumerate(self.processes):
+            if process.is_alive():
+                self.tasks[k].put(None)
+        for process in self.processes:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.terminate()
 
 
 def run_pool(
@@ -50,22 +99,68 @@ def run_pool(
     progress: Progress,
 ) -> BackendRun:
     """Annotate `shards` with `settings.n_process` processes (timed once they are loaded)."""
-    context = multiprocessing.get_context("spawn")  # no forked torch/OpenMP state
-    ready = context.Queue()
-    n = min(settings.n_process, len(shards))
-    with context.Pool(n, initializer=_load, initargs=(pipeline, settings, ready)) as pool:
-        for _ in range(n):
-            _raise_load_failure(ready.get())
-        tasks = pool.imap_unordered(_annotate, [(s, str(output_dir)) for s in shards])
+    workers = _Workers(min(settings.n_process, len(shards)), pipeline, settings)
+    try:
+        _wait_until_loaded(workers)
         started = time.perf_counter()
         progress.start()
-        results = []
-        for result in tasks:
-            results.append(result)
-            progress.shard_done(result)
+        results = _hand_out(workers, shards, str(output_dir), progress)
         seconds = time.perf_counter() - started
+    finally:
+        workers.close()
     peak = max((r.peak_rss_mib for r in results), default=0.0)
     return BackendRun(results, seconds, peak)
+
+
+def _wait_until_loaded(workers: _Workers) -> None:
+    """Return once every worker has loaded the pipeline; raise the first failure."""
+    loading = list(range(len(workers.processes)))
+    while loading:
+        reply, dead = workers.reply(loading)
+        if dead:
+            raise RuntimeError(
+                f"A worker process died while loading the pipeline ({workers.death(dead[0])})"
+            )
+        if reply is not None:
+            number, kind, payload = reply
+            _raise_load_failure(payload if kind == "failed" else None)
+            loading.remove(number)
+
+
+def _hand_out(
+    workers: _Workers, shards: List[Shard], output_dir: str, progress: Progress
+) -> List[ShardResult]:
+    """Give each idle worker the next shard until all are done or no worker is left."""
+    pending: Deque[Shard] = deque(shards)
+    busy: Dict[int, Shard] = {}
+    results: List[ShardResult] = []
+
+    def give(k: int) -> None:
+        if pending:
+            busy[k] = pending.popleft()
+            workers.tasks[k].put((busy[k], output_dir))
+
+    def record(result: ShardResult) -> None:
+        results.append(result)
+        progress.shard_done(result)
+
+    for k in range(len(workers.processes)):
+        give(k)
+    while busy:
+        reply, dead = workers.reply(list(busy))
+        for k in dead:
+            shard = busy.pop(k)
+            record(ShardResult(shard.name, shard.source, error=workers.death(k)))
+        if reply is not None:
+            k, _, result = reply
+            busy.pop(k)
+            record(result)
+            give(k)
+        if not busy and pending:  # every worker died
+            while pending:
+                shard = pending.popleft()
+                record(ShardResult(shard.name, shard.source, error="no worker process left"))
+    return results
 
 
 def _raise_load_failure(failure: Optional[Tuple[str, str]]) -> None:
