@@ -30,7 +30,7 @@ SIZED = frozenset({"nonzero", "argwhere", "unique", "unique_consecutive", "maske
 
 
 def _kind(func: Any, args: tuple) -> str | None:
-    """ "read:NAME" or "size:NAME" for a call that waits for the device, else None."""
+    """The kind of wait a call makes the device do ("read:NAME", "size:NAME"), or None."""
     name = getattr(func, "__name__", "")
     if name in READS:
         return f"read:{name}"

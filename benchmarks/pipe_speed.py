@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import resource
 import statistics
 import time
 from pathlib import Path
@@ -30,6 +29,8 @@ import spacy
 import torch
 from spacy.language import Language
 from spacy.tokens import Doc, DocBin
+
+from spacy_senna.annotate.results import peak_rss_mib
 
 Inputs = Callable[[], List[Union[str, Doc]]]
 
@@ -80,7 +81,7 @@ def pipe_speed(
         "load_seconds": round(load_seconds, 2),
         "words_per_second": round(statistics.median(rates)),
         "rounds": [round(rate) for rate in rates],
-        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "peak_rss_mib": round(peak_rss_mib()),
         "machine": platform.processor() or platform.machine(),
         "python": platform.python_version(),
     }

@@ -74,7 +74,13 @@ class _Workers:
         try:
             return self.replies.get(timeout=POLL_SECONDS), []
         except queue.Empty:
-            return None, [k for k in waiting_on if not self.processes[k].is_alive()]
+            dead = [k for k in waiting_on if not self.processes[k].is_alive()]
+        if dead:  # what a worker sent before it ended is in the queue by now: read it first
+            try:
+                return self.replies.get(timeout=POLL_SECONDS), []
+            except queue.Empty:
+                pass
+        return None, dead
 
     def death(self, k: int) -> str:
         code = self.processes[k].exitcode
@@ -123,7 +129,8 @@ def _wait_until_loaded(workers: _Workers) -> None:
             )
         if reply is not None:
             number, kind, payload = reply
-            _raise_load_failure(payload if kind == "failed" else None)
+            if kind == "failed":
+                _raise_load_failure(*payload)
             loading.remove(number)
 
 
@@ -163,12 +170,9 @@ def _hand_out(
     return results
 
 
-def _raise_load_failure(failure: Optional[Tuple[str, str]]) -> None:
+def _raise_load_failure(kind: str, message: str) -> None:
     """A worker's failure to load the pipeline (or to use its GPU), raised in the parent
     as the one-process run raises it: a ValueError stays one, anything else names its type."""
-    if failure is None:
-        return
-    kind, message = failure
     if kind == "ValueError":
         raise ValueError(message)
     raise RuntimeError(f"A worker process could not load the pipeline: {kind}: {message}")
