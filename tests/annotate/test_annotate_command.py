@@ -247,8 +247,11 @@ def test_worker_processes_that_cannot_load_the_pipeline_fail_with_its_error(
 
 @pytest.mark.slow
 @pytest.mark.forks
-def test_a_killed_worker_process_loses_only_its_shard(pipeline_dir, write, tmp_path):
-    # the multiprocessing.Pool before waited forever for the killed worker's shard
+def test_killed_worker_processes_lose_only_their_shards_and_are_replaced(
+    pipeline_dir, write, tmp_path
+):
+    # the multiprocessing.Pool before waited forever for a killed worker's shard; then the
+    # shards left once both workers were gone failed with "no worker process left"
     inputs = [str(write(f"{n}.txt", TEXT * 30)) for n in range(40)]
     settings = AnnotateSettings(batch_size=4, n_process=2)
     out = tmp_path / "out"
@@ -263,16 +266,47 @@ def test_a_killed_worker_process_loses_only_its_shard(pipeline_dir, write, tmp_p
         time.sleep(0.05)
     workers = multiprocessing.active_children()
     assert len(workers) == 2, "the run should be under way"
-    os.kill(workers[0].pid, signal.SIGKILL)
+    for worker in workers:
+        os.kill(worker.pid, signal.SIGKILL)
     run.join(timeout=120)
-    assert not run.is_alive(), "the run did not finish after a worker was killed"
+    assert not run.is_alive(), "the run did not finish after its workers were killed"
     (summary,) = runs
-    assert len(summary.failures) == 1
-    assert "worker process died (killed by signal 9)" in summary.failures[0][1]
-    assert len(list(out.glob("*.senna"))) == 39
-    again = annotate(str(pipeline_dir), inputs, out, settings)  # redoes the lost shard only
-    assert not again.failures and again.shards_skipped == 39
+    assert len(summary.failures) == 2
+    assert all("worker process died (killed by signal 9)" in f for _, f in summary.failures)
+    assert len(list(out.glob("*.senna"))) == 38  # the new workers annotated the rest
+    again = annotate(str(pipeline_dir), inputs, out, settings)  # redoes the lost shards only
+    assert not again.failures and again.shards_skipped == 38
     assert len(list(out.glob("*.senna"))) == 40
+
+
+@pytest.mark.slow
+@pytest.mark.forks
+def test_workers_that_cannot_be_replaced_fail_the_shards_left(pipeline_dir, write, tmp_path):
+    # a replacement that cannot load the pipeline is not started again and again
+    pipeline = tmp_path / "pipeline"
+    shutil.copytree(pipeline_dir, pipeline)
+    inputs = [str(write(f"{n}.txt", TEXT * 30)) for n in range(40)]
+    out = tmp_path / "out"
+    runs = []
+    settings = AnnotateSettings(batch_size=4, n_process=2)
+    run = threading.Thread(
+        target=lambda: runs.append(annotate(str(pipeline), inputs, out, settings)), daemon=True
+    )
+    run.start()
+    deadline = time.monotonic() + 120
+    while not list(out.glob("*.senna")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    (pipeline / "senna_tagger" / "model").write_bytes(b"not a model")
+    for worker in multiprocessing.active_children():
+        os.kill(worker.pid, signal.SIGKILL)
+    run.join(timeout=120)
+    assert not run.is_alive(), "the run did not finish after its workers were killed"
+    (summary,) = runs
+    written = len(list(out.glob("*.senna")))
+    assert written + len(summary.failures) == 40
+    left = [error for _, error in summary.failures if "no worker process left" in error]
+    assert len(left) == 40 - written - 2
+    assert all("a new one could not load" in error for error in left)
 
 
 @pytest.mark.slow

@@ -8,9 +8,10 @@ itself: on 2 cores it gained only 1.09x (docs/experiments/annotate-scale.md), th
 1.8x like Ray.
 
 The parent gives each worker one shard at a time, so it knows which shard a worker holds:
-a worker that dies (killed for memory, say) loses that shard, reported as failed, and
-the others go on with the rest. (`multiprocessing.Pool` waited forever for a lost task,
-and restarted a worker that could not load the pipeline without end.)
+a worker that dies (killed for memory, say) loses that shard, reported as failed, and a
+new worker takes its place for the shards left (one that cannot load is not replaced).
+(`multiprocessing.Pool` waited forever for a lost task, and restarted a worker that could
+not load the pipeline without end.)
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ import multiprocessing
 import queue
 import time
 from collections import deque
+from itertools import count
 from pathlib import Path
-from typing import Any, Deque, Dict, List, Optional, Tuple
+from typing import Any, Deque, Dict, List, Optional, Set, Tuple
 
 from ..progress import Progress
 from ..results import BackendRun, ShardResult
@@ -52,22 +54,31 @@ def _serve(
 
 
 class _Workers:
-    """The worker processes, each with its own task queue, and one queue of replies."""
+    """The worker processes, by number, each with its own task queue, and one queue of
+    replies."""
 
     def __init__(self, n: int, pipeline: str, settings: AnnotateSettings) -> None:
-        context = multiprocessing.get_context("spawn")  # no forked torch/OpenMP/CUDA state
-        self.replies = context.Queue()
-        self.tasks = [context.Queue() for _ in range(n)]
-        self.processes = [
-            context.Process(
-                target=_serve,
-                args=(k, pipeline, settings, self.tasks[k], self.replies),
-                daemon=True,
-            )
-            for k in range(n)
-        ]
-        for process in self.processes:
-            process.start()
+        self.context = multiprocessing.get_context("spawn")  # no forked torch/OpenMP/CUDA
+        self.pipeline = pipeline
+        self.settings = settings
+        self.replies = self.context.Queue()
+        self.tasks: Dict[int, Any] = {}
+        self.processes: Dict[int, Any] = {}
+        self.numbers = count()
+        for _ in range(n):
+            self.start()
+
+    def start(self) -> int:
+        """Start one more worker; its number (it replies "ready" once it has loaded)."""
+        k = next(self.numbers)
+        self.tasks[k] = self.context.Queue()
+        self.processes[k] = self.context.Process(
+            target=_serve,
+            args=(k, self.pipeline, self.settings, self.tasks[k], self.replies),
+            daemon=True,
+        )
+        self.processes[k].start()
+        return k
 
     def reply(self, waiting_on: List[int]) -> Tuple[Optional[tuple], List[int]]:
         """The next reply, or (None, the workers of `waiting_on` that have died)."""
@@ -83,15 +94,16 @@ class _Workers:
         return None, dead
 
     def death(self, k: int) -> str:
+        """How worker `k` ended: "died (killed by signal 9)", "died (exit code 1)"."""
         code = self.processes[k].exitcode
         how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-        return f"worker process died ({how}) while annotating this shard"
+        return f"died ({how})"
 
     def close(self) -> None:
-        for k, process in enumerate(self.processes):
+        for k, process in self.processes.items():
             if process.is_alive():
                 self.tasks[k].put(None)
-        for process in self.processes:
+        for process in self.processes.values():
             process.join(timeout=10)
             if process.is_alive():
                 process.terminate()
@@ -120,12 +132,12 @@ def run_pool(
 
 def _wait_until_loaded(workers: _Workers) -> None:
     """Return once every worker has loaded the pipeline; raise the first failure."""
-    loading = list(range(len(workers.processes)))
+    loading = list(workers.processes)
     while loading:
         reply, dead = workers.reply(loading)
         if dead:
             raise RuntimeError(
-                f"A worker process died while loading the pipeline ({workers.death(dead[0])})"
+                f"A worker process {workers.death(dead[0])} while loading the pipeline"
             )
         if reply is not None:
             number, kind, payload = reply
@@ -137,9 +149,12 @@ def _wait_until_loaded(workers: _Workers) -> None:
 def _hand_out(
     workers: _Workers, shards: List[Shard], output_dir: str, progress: Progress
 ) -> List[ShardResult]:
-    """Give each idle worker the next shard until all are done or no worker is left."""
+    """Give each idle worker the next shard until all are done; a worker that dies loses
+    its shard and, while shards are left, is replaced by a new one."""
     pending: Deque[Shard] = deque(shards)
     busy: Dict[int, Shard] = {}
+    loading: Set[int] = set()  # replacements not ready yet
+    no_worker = "no worker process left"
     results: List[ShardResult] = []
 
     def give(k: int) -> None:
@@ -151,22 +166,36 @@ def _hand_out(
         results.append(result)
         progress.shard_done(result)
 
-    for k in range(len(workers.processes)):
+    for k in list(workers.processes):
         give(k)
-    while busy:
-        reply, dead = workers.reply(list(busy))
+    while busy or (loading and pending):
+        reply, dead = workers.reply([*busy, *loading])
         for k in dead:
-            shard = busy.pop(k)
-            record(ShardResult(shard.name, shard.source, error=workers.death(k)))
+            if k in busy:
+                shard = busy.pop(k)
+                error = f"worker process {workers.death(k)} while annotating this shard"
+                record(ShardResult(shard.name, shard.source, error=error))
+                if pending:
+                    loading.add(workers.start())
+            else:  # a replacement that died while loading is not replaced again
+                loading.discard(k)
+                no_worker = f"no worker process left (a new one {workers.death(k)} while loading)"
         if reply is not None:
-            k, _, result = reply
-            busy.pop(k)
-            record(result)
-            give(k)
-        if not busy and pending:  # every worker died
+            k, kind, payload = reply
+            if kind == "failed":
+                loading.discard(k)
+                no_worker = f"no worker process left (a new one could not load: {payload[1]})"
+            elif kind == "ready" and k in loading:
+                loading.discard(k)
+                give(k)
+            elif kind == "done" and k in busy:  # not a shard already reported lost
+                busy.pop(k)
+                record(payload)
+                give(k)
+        if not busy and not loading:
             while pending:
                 shard = pending.popleft()
-                record(ShardResult(shard.name, shard.source, error="no worker process left"))
+                record(ShardResult(shard.name, shard.source, error=no_worker))
     return results
 
 
