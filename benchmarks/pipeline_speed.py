@@ -9,7 +9,8 @@ Runs, one after the other in this one invocation:
    ../shared/tools/compare_speed.py beside this repository), the way speed comparisons
    are judged in this project;
 2. `python -m spacy benchmark speed` on each pipeline, each in its own process, with that
-   process' peak RSS (ru_maxrss).
+   process' peak RSS (ru_maxrss of a child forked from a small wrapper process, so
+   its own).
 `--batch-size` sets docs per batch in both (default: compare_speed's 256 and each pipeline's
 own); use a small one for Docs that hold whole documents. Prints a markdown table to
 paste into BENCHMARKS.md; `--json` also writes the numbers

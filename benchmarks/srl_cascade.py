@@ -11,7 +11,7 @@ PT0 spans) through `nlp.pipe`, `--rounds` times after a warm-up, on `--threads` 
 threads. Reports the median words/s of the whole cascade, the seconds of each component
 (median over rounds; each component's own time inside the same runs), how many
 predicates the tagger found against DATA's given predicates (`doc.spans
-["srl_predicates"]`), and the process' peak RSS (ru_maxrss: loading included, as in
+["srl_predicates"]`), and the process' own peak RSS (`peak_rss_mib`, VmHWM: loading included, as in
 SENNA's Table 16, whose SRL figure is 51 s and 124 MB for 63,843 tokens, about 1,250
 tokens/s on a 3 GHz core of 2009).
 """
@@ -19,7 +19,6 @@ tokens/s on a 3 GHz core of 2009).
 import argparse
 import json
 import platform
-import resource
 import statistics
 import time
 import warnings
@@ -32,6 +31,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, DocBin
 
 import spacy_senna  # noqa: F401  (registers the components)
+from spacy_senna.annotate.results import peak_rss_mib
 
 
 def assemble(tagger: str, pt0: str, srl: str) -> Language:
@@ -103,7 +103,7 @@ def main() -> None:
     median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
     found = sum(len(doc._.srl_frames) for doc in tagged)
     given = sum(len(doc.spans.get("srl_predicates", [])) for doc in gold_docs)
-    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak_mib = peak_rss_mib()
     result = {
         "words": n_words,
         "docs": len(words),

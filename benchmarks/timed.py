@@ -5,7 +5,8 @@ usage: python benchmarks/timed.py TIMINGS.json STEP -- COMMAND [ARG ...]
 Runs COMMAND (output streams through, so progress bars stay visible), then records
 {step: {"command", "seconds", "peak_rss_mib", "finished", "returncode"}} in TIMINGS.json (created if
 missing; a re-run of a step replaces its entry). peak_rss_mib is the largest resident set
-of COMMAND or any process it waited for (ru_maxrss). Exits with COMMAND's return code.
+of COMMAND or any process it waited for (ru_maxrss; COMMAND is forked from this small
+process, so its figure is COMMAND's own, not a large parent's). Exits with COMMAND's return code.
 """
 
 import json
