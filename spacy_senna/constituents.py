@@ -7,12 +7,14 @@ the tokens' `tag_`. `span._.labels`, `span._.parse_string`, `span._.parent` and
 `span._.children` read it as benepar's do (Kitaev & Klein 2018): a span's labels are
 those of the constituents with exactly its bounds, top first (empty for a span that is
 not one); its children are the largest constituents and the words inside it that no
-other one holds, left to right.
+other one holds, left to right. Its `parse_string` leaves out tokens that are only
+whitespace (the parser reads the words without them), so the string stays one line that
+a tree reader reads back, as `annotate`'s jsonl writes it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from spacy.tokens import Doc, Span
 
@@ -25,6 +27,8 @@ CONSTITUENTS_KEY = "constituents"
 KEY_USER_DATA = "spacy_senna.constituents_key"
 #: the tag of a word without `tag_` in a tree
 NO_TAG = "XX"
+#: a constituent as (start, end, label), the order the annotate formats write
+Bracket = tuple[int, int, str]
 
 
 def constituents_key(doc: Doc) -> str:
@@ -71,7 +75,59 @@ def _labels(span: Span) -> tuple[str, ...]:
 
 
 def _parse_string(span: Span) -> str:
-    return tree_string(span_tree(span.doc, span.start, span.end, root=None))
+    doc = span.doc
+    brackets = [(s, e, label) for label, s, e in doc_constituents(doc)]
+    return parse_string(doc, brackets, [t.i for t in span if not t.is_space])
+
+
+def sentence_spans(doc: Doc, spans: Sequence[Bracket], kept: Sequence[int]) -> list[Bracket]:
+    """The `spans` (doc offsets) inside one sentence, whose non-space tokens are `kept`
+    (sorted), as (start, end, label) over positions in `kept`, outermost first.
+
+    A span is inside when every non-space token it holds is kept; spans holding only
+    whitespace and spans crossing an earlier one are left out.
+    """
+    if not kept:
+        return []
+    position = {token: k for k, token in enumerate(kept)}
+    first, last = kept[0], kept[-1]
+    out: list[Bracket] = []
+    open_ends: list[int] = []
+    ordered = sorted(enumerate(spans), key=lambda item: (item[1][0], -item[1][1], item[0]))
+    for _, (start, end, label) in ordered:
+        lo, hi = max(start, first), min(end, last + 1)
+        if lo >= hi or not _only_space(doc, start, lo) or not _only_space(doc, hi, end):
+            continue
+        members = [position[i] for i in range(lo, hi) if i in position]
+        if not members:
+            continue
+        s, e = members[0], members[-1] + 1
+        while open_ends and open_ends[-1] <= s:
+            open_ends.pop()
+        if open_ends and e > open_ends[-1]:
+            continue  # crosses an enclosing span
+        open_ends.append(e)
+        out.append((s, e, label))
+    return out
+
+
+def _only_space(doc: Doc, start: int, end: int) -> bool:
+    return all(doc[i].is_space for i in range(start, end))
+
+
+def parse_string(doc: Doc, spans: Sequence[Bracket], kept: Sequence[int]) -> str:
+    """The tree of one sentence (its non-space tokens `kept`) as benepar's `parse_string`:
+    `(S (NP (DT The) (NN cat)) (VP (VBD sat)))`, under an unlabelled `( ...)` when no
+    constituent spans the sentence."""
+    inside = sentence_spans(doc, spans, kept)
+    return tree_string(
+        tree_from_spans(
+            [doc[i].text for i in kept],
+            [doc[i].tag_ or NO_TAG for i in kept],
+            [(label, s, e) for s, e, label in inside],
+            root=None,
+        )
+    )
 
 
 def _parent(span: Span) -> Span | None:

@@ -256,6 +256,20 @@ def test_whitespace_tokens_are_not_words(parser):
     assert ("NP", 0, 2) in doc_constituents(doc) and ("S", 0, 8) in doc_constituents(doc)
 
 
+def test_parse_string_leaves_out_whitespace_tokens(parser):
+    # "(_SP \n\n)" in the string made it two lines and lost the token in a tree reader
+    nlp = parser[0]
+    words = ["The", "cat", "\n\n", "sat", "on", "the", "mat", ".", " "]
+    tags = ["DT", "NN", "_SP", "VBD", "IN", "DT", "NN", ".", "_SP"]
+    doc = nlp(Doc(nlp.vocab, words=words, tags=tags))
+    parse = doc[:]._.parse_string
+    assert "\n" not in parse and "_SP" not in parse
+    tree = parse_tree(parse if parse.startswith("( ") else f"( {parse})")
+    assert tree.words == ["The", "cat", "sat", "on", "the", "mat", "."]
+    assert parse == doc[:8]._.parse_string  # the trailing space changes nothing
+    assert doc[8:]._.parse_string == "( )"  # only whitespace: an empty tree
+
+
 def test_an_unseen_label_is_learnt_as_missing_with_a_warning(parser):
     nlp, _, _ = parser
     unseen = examples_of(nlp, ["( (S (NP (DT The) (NN cat)) (ADVP (RB here)) (. .)))"])

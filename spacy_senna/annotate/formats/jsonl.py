@@ -17,9 +17,9 @@ from typing import Any, Dict, List, Optional
 
 from spacy.tokens import Doc
 
+from ...constituents import parse_string
 from ..annotations import ScoredSpan, read_annotations
 from ..columns import kept_tokens, sentence_bounds
-from ..psg import parse_string
 from .base import DocFormat
 
 #: the token attributes written when the pipeline sets them: (key, Token attribute, column)

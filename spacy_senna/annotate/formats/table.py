@@ -6,9 +6,10 @@ from typing import List, Sequence, Tuple
 
 from spacy.tokens import Doc
 
+from ...constituents import sentence_spans
 from ..annotations import Annotations
 from ..columns import span_tags
-from ..psg import psg_column, sentence_spans
+from ..psg import psg_column
 
 Column = Tuple[str, List[str]]
 
