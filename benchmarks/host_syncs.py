@@ -9,7 +9,8 @@ boolean indexing, ...) waits until the queued kernels have run. This pipes the t
 that counts those calls per component and names the lines of spacy_senna that make them,
 so the count a GPU run would pay is known before a GPU is lent. `--gpu-paths` has the
 transition blocks take the dense max-plus step a GPU takes (the CPU's pruned step reads
-a bound per step), so the counts are the GPU's.
+a bound per step) and keeps small decodes out of NumPy (a CPU-only path), so the counts
+are the GPU's.
 """
 
 from __future__ import annotations
@@ -73,12 +74,14 @@ def count_host_syncs(
     docs = [nlp.make_doc(text) for text in texts]
     counter = HostSyncCounter()
     if gpu_paths:
-        from spacy_senna.layers import transition_blocks
+        from spacy_senna.layers import crf_viterbi, transition_blocks
 
         pruned = transition_blocks.TransitionBlocks._block_max_plus
         transition_blocks.TransitionBlocks._block_max_plus = (
             transition_blocks.TransitionBlocks._dense_max_plus
         )
+        small = crf_viterbi.SMALL_VITERBI_FLOATS
+        crf_viterbi.SMALL_VITERBI_FLOATS = 0
     try:
         with counter:
             for name, component in nlp.pipeline:
@@ -90,6 +93,7 @@ def count_host_syncs(
     finally:
         if gpu_paths:
             transition_blocks.TransitionBlocks._block_max_plus = pruned
+            crf_viterbi.SMALL_VITERBI_FLOATS = small
     per_component: Counter = Counter()
     for (name, _), n in counter.counts.items():
         per_component[name] += n

@@ -11,7 +11,9 @@ Viterbi's max-plus step over the block is pruned, exactly: the best previous tag
 next tag lies among the K best previous scores unless the (K+1)-th best score plus the
 column's highest transition could beat the maximum found. Rows where that bound fails
 (rare once a network is trained: its scores are peaked) take the dense step. The result
-equals the dense step float for float (a max over the same finite sums).
+equals the dense step float for float (a max over the same finite sums). A small step
+(one doc's rows, the last steps of a batch) runs dense outright: its two operations cost
+less than the pruned step's six.
 """
 
 from typing import Tuple
@@ -23,6 +25,8 @@ from torch import Tensor
 WIDE_IN_DEGREE = 8
 #: previous scores a pruned max-plus step tries before checking its bound
 PRUNE_K = 4
+#: a max-plus step whose dense sums hold at most this many floats runs dense
+SMALL_STEP_FLOATS = 1 << 15
 #: floats of the (rows, block rows, block columns) sums of one dense chunk: on a CPU
 #: within its caches, on a GPU (which takes the dense steps) a few kernels per step
 DENSE_CHUNK_FLOATS = 1 << 21
@@ -96,7 +100,7 @@ class TransitionBlocks:
 
     def _block_max_plus(self, prev: Tensor) -> Tensor:
         n, P = prev.shape
-        if P <= PRUNE_K + 1 or n == 0 or prev.is_cuda:
+        if P <= PRUNE_K + 1 or n * P * self.n_wide <= SMALL_STEP_FLOATS or prev.is_cuda:
             return self._dense_max_plus(prev)
         top, which = prev.topk(PRUNE_K + 1, dim=1)
         best = (top[:, :PRUNE_K, None] + self.block[which[:, :PRUNE_K]]).amax(dim=1)

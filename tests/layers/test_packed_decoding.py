@@ -1,8 +1,10 @@
 """Decoding the rows of several model calls in one packed Viterbi pass gives each call
 the paths it gets alone, whatever the calls' lengths and padding."""
 
+import pytest
 import torch
 
+from spacy_senna.layers import crf_viterbi
 from spacy_senna.layers.crf import CRF
 from spacy_senna.layers.packed_chains import PackedChains
 from spacy_senna.tags import allowed_transitions
@@ -40,6 +42,25 @@ def test_calls_decoded_together_get_the_paths_they_get_alone():
         assert paths.shape == emissions.shape[:2]
         alone = crf.decode(emissions, lengths)
         assert torch.equal(paths, alone)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("rows", [1, 2, 7])
+def test_small_problems_decode_in_numpy_as_in_torch(monkeypatch, dtype, rows):
+    # one doc at a time decodes in NumPy: the same paths and scores, ties broken alike
+    crf = _crf().to(dtype)
+    g = torch.Generator().manual_seed(rows)
+    emissions = torch.randint(-2, 3, (rows, 11, crf.n_tags), generator=g).to(dtype)  # ties
+    lengths = torch.randint(0, 12, (rows,), generator=g)
+    lengths[0] = 11
+    results = {}
+    for limit in (0, 1 << 30):
+        monkeypatch.setattr(crf_viterbi, "SMALL_VITERBI_FLOATS", limit)
+        results[limit] = crf.kbest(emissions, lengths, 1), crf.decode(emissions, lengths)
+    (paths, scores), decoded = results[0]
+    (small_paths, small_scores), small_decoded = results[1 << 30]
+    assert torch.equal(paths, small_paths) and torch.equal(decoded, small_decoded)
+    assert torch.equal(scores, small_scores) and scores.dtype == small_scores.dtype
 
 
 def test_packing_lays_rows_out_position_by_position_longest_first():
