@@ -465,3 +465,17 @@ def test_host_syncs_counts_the_calls_a_gpu_would_wait_for(load_script, monkeypat
     assert TransitionBlocks._block_max_plus is pruned
     assert crf_viterbi.SMALL_VITERBI_FLOATS == small
     assert any(line.startswith("layers/") for _, _, line in cpu["lines"])
+
+
+def test_call_latency_times_one_doc_at_a_time(load_script):
+    script = load_script(BENCHMARKS / "call_latency.py")
+    texts = ["Angela Merkel visited Paris on Monday.", "He sold the old house."]
+    pipeline = str(bundled_path())
+    result = script.call_latency(texts, rounds=1, pipeline=pipeline, anchor=pipeline)
+    assert result["docs"] == 2 and result["words"] == 13
+    assert set(result["pipelines"]) == {"senna4", "senna3", "anchor_full", "anchor_tagger_ner"}
+    assert "senna_srl" not in result["pipelines"]["senna3"]["components"]
+    assert all(p["ms_per_doc"] > 0 for p in result["pipelines"].values())
+    assert result["four"] > 0 and result["three"] > 0
+    with pytest.raises(ValueError, match="No texts"):
+        script.call_latency([], rounds=1, pipeline=pipeline, anchor=pipeline)

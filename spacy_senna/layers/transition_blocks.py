@@ -16,8 +16,9 @@ equals the dense step float for float (a max over the same finite sums). A small
 less than the pruned step's six.
 """
 
-from typing import Tuple
+from typing import Optional, Tuple
 
+import numpy
 import torch
 from torch import Tensor
 
@@ -79,6 +80,9 @@ class TransitionBlocks:
         self.narrow_values = ordered.T[narrow_next, self.narrow_prev].masked_fill(
             ~narrow.gather(1, self.narrow_prev), float("-inf")
         )
+        #: floats a max-plus step sums per row (the block's pairs and the narrow ones)
+        self.row_floats = self.block.numel() + self.narrow_values.numel()
+        self._arrays: Optional[Tuple[numpy.ndarray, ...]] = None
 
     def reorder(self, scores: Tensor) -> Tensor:
         """Scores over the tags (last dimension) in block order."""
@@ -96,6 +100,23 @@ class TransitionBlocks:
         if self.n_wide < self.n_tags:
             narrow = prev[:, self.narrow_prev] + self.narrow_values
             out[:, self.n_wide :] = narrow.amax(dim=2)
+        return out
+
+    def max_plus_numpy(self, prev: numpy.ndarray) -> numpy.ndarray:
+        """`max_plus` in NumPy on the CPU (a few rows: no torch operation overheads); the
+        same sums and maxima."""
+        if self._arrays is None:
+            self._arrays = (
+                self.block.T.contiguous().numpy(),  # (next, previous)
+                self.narrow_prev.numpy(),
+                self.narrow_values.numpy(),
+            )
+        block_t, narrow_prev, narrow_values = self._arrays
+        out = numpy.empty((prev.shape[0], self.n_tags), dtype=prev.dtype)
+        if self.n_wide:
+            out[:, : self.n_wide] = (prev[:, None, self.prev_slice] + block_t).max(axis=2)
+        if self.n_wide < self.n_tags:
+            out[:, self.n_wide :] = (prev[:, narrow_prev] + narrow_values).max(axis=2)
         return out
 
     def _block_max_plus(self, prev: Tensor) -> Tensor:

@@ -65,6 +65,8 @@ def test_max_plus_equals_the_dense_step_float_for_float(allowed, spread):
     expected = dense_max_plus(prev, scores)
     got = blocks.restore(blocks.max_plus(blocks.reorder(prev)))
     assert torch.equal(got, expected)
+    in_numpy = torch.from_numpy(blocks.max_plus_numpy(blocks.reorder(prev).numpy()))
+    assert torch.equal(blocks.restore(in_numpy), expected)
 
 
 @pytest.mark.parametrize("allowed", MASKS, ids=IDS)

