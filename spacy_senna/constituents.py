@@ -27,7 +27,7 @@ CONSTITUENTS_KEY = "constituents"
 KEY_USER_DATA = "spacy_senna.constituents_key"
 #: the tag of a word without `tag_` in a tree
 NO_TAG = "XX"
-#: a constituent as (start, end, label), the order the annotate formats write
+#: a span as (start, end, label), the order the annotate formats write
 Bracket = tuple[int, int, str]
 
 

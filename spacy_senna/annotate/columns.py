@@ -10,7 +10,8 @@ from typing import Callable, Dict, Iterable, List, Sequence, Tuple
 
 from spacy.tokens import Doc, Span
 
-SpanLike = Tuple[int, int, str]  # start, end, label
+from ..constituents import Bracket
+
 SCHEMES = ("iobes", "iob2", "brackets")
 
 
@@ -40,7 +41,7 @@ _SCHEME: Dict[str, Tuple[Callable[[str, int], List[str]], str]] = {
 }
 
 
-def span_tags(spans: Iterable[SpanLike], kept: Sequence[int], scheme: str) -> List[str]:
+def span_tags(spans: Iterable[Bracket], kept: Sequence[int], scheme: str) -> List[str]:
     """A tag for each token index in `kept` (sorted), from non-overlapping spans."""
     encode, outside = _SCHEME[scheme]
     position = {token: k for k, token in enumerate(kept)}
@@ -56,7 +57,7 @@ def span_tags(spans: Iterable[SpanLike], kept: Sequence[int], scheme: str) -> Li
     return tags
 
 
-def as_tuples(spans: Iterable[Span]) -> List[SpanLike]:
+def as_tuples(spans: Iterable[Span]) -> List[Bracket]:
     """(start, end, label) of each span."""
     return [(span.start, span.end, span.label_) for span in spans]
 

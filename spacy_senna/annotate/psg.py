@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import List, Sequence
 
-from .columns import SpanLike
+from ..constituents import Bracket
 
 #: the label of SENNA's (and the CoNLL-2005 Charniak parses') root bracket
 ROOT = "S1"
@@ -20,7 +20,7 @@ ROOT = "S1"
 FALLBACK = "S"
 
 
-def psg_column(spans: Sequence[SpanLike], n: int) -> List[str]:
+def psg_column(spans: Sequence[Bracket], n: int) -> List[str]:
     """SENNA's PSG column of a sentence of `n` tokens from its spans (sentence positions,
     outermost first, properly nested, as `constituents.sentence_spans` gives them)."""
     if not n:
