@@ -245,6 +245,29 @@ def test_worker_processes_that_cannot_load_the_pipeline_fail_with_its_error(
     assert outputs(tmp_path / "out") == {}
 
 
+def run_and_kill_the_workers(pipeline, inputs, out, settings, before_kill=lambda: None):
+    """The summary of an annotate run (in a thread) whose worker processes are all killed
+    once its first shard is written (after `before_kill`); fails if the run then hangs."""
+    runs = []
+    run = threading.Thread(
+        target=lambda: runs.append(annotate(str(pipeline), inputs, out, settings)),
+        daemon=True,  # a hung run must fail the test, not hold up the suite
+    )
+    run.start()
+    deadline = time.monotonic() + 120
+    while not list(out.glob("*.senna")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = multiprocessing.active_children()
+    assert len(workers) == settings.n_process, "the run should be under way"
+    before_kill()
+    for worker in workers:
+        os.kill(worker.pid, signal.SIGKILL)
+    run.join(timeout=120)
+    assert not run.is_alive(), "the run did not finish after its workers were killed"
+    (summary,) = runs
+    return summary
+
+
 @pytest.mark.slow
 @pytest.mark.forks
 def test_killed_worker_processes_lose_only_their_shards_and_are_replaced(
@@ -255,22 +278,7 @@ def test_killed_worker_processes_lose_only_their_shards_and_are_replaced(
     inputs = [str(write(f"{n}.txt", TEXT * 30)) for n in range(40)]
     settings = AnnotateSettings(batch_size=4, n_process=2)
     out = tmp_path / "out"
-    runs = []
-    run = threading.Thread(
-        target=lambda: runs.append(annotate(str(pipeline_dir), inputs, out, settings)),
-        daemon=True,  # a hung run must fail the test, not hold up the suite
-    )
-    run.start()
-    deadline = time.monotonic() + 120
-    while not list(out.glob("*.senna")) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    workers = multiprocessing.active_children()
-    assert len(workers) == 2, "the run should be under way"
-    for worker in workers:
-        os.kill(worker.pid, signal.SIGKILL)
-    run.join(timeout=120)
-    assert not run.is_alive(), "the run did not finish after its workers were killed"
-    (summary,) = runs
+    summary = run_and_kill_the_workers(pipeline_dir, inputs, out, settings)
     assert len(summary.failures) == 2
     assert all("worker process died (killed by signal 9)" in f for _, f in summary.failures)
     assert len(list(out.glob("*.senna"))) == 38  # the new workers annotated the rest
@@ -287,21 +295,12 @@ def test_workers_that_cannot_be_replaced_fail_the_shards_left(pipeline_dir, writ
     shutil.copytree(pipeline_dir, pipeline)
     inputs = [str(write(f"{n}.txt", TEXT * 30)) for n in range(40)]
     out = tmp_path / "out"
-    runs = []
     settings = AnnotateSettings(batch_size=4, n_process=2)
-    run = threading.Thread(
-        target=lambda: runs.append(annotate(str(pipeline), inputs, out, settings)), daemon=True
-    )
-    run.start()
-    deadline = time.monotonic() + 120
-    while not list(out.glob("*.senna")) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    (pipeline / "senna_tagger" / "model").write_bytes(b"not a model")
-    for worker in multiprocessing.active_children():
-        os.kill(worker.pid, signal.SIGKILL)
-    run.join(timeout=120)
-    assert not run.is_alive(), "the run did not finish after its workers were killed"
-    (summary,) = runs
+
+    def break_the_pipeline():
+        (pipeline / "senna_tagger" / "model").write_bytes(b"not a model")
+
+    summary = run_and_kill_the_workers(pipeline, inputs, out, settings, break_the_pipeline)
     written = len(list(out.glob("*.senna")))
     assert written + len(summary.failures) == 40
     left = [error for _, error in summary.failures if "no worker process left" in error]
