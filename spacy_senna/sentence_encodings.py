@@ -4,16 +4,19 @@
 every level copy of a sentence is in the same batch; when labelling, the parser asks for
 one level at a time, so inside `encodings_kept(model)` the model keeps each sentence's
 projected states from the first level and every later level reads them (`forward_levels`).
+What is kept belongs to the labelling call that keeps it: a context variable, so a call in
+another thread (or task) neither sees nor ends it.
 """
 
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Dict, Iterator, List, Optional
 
 import torch
 from thinc.api import Model
 
-#: by model id: the encodings of the models inside `encodings_kept`
-_KEPT: Dict[int, "SentenceEncodings"] = {}
+#: the models inside `encodings_kept` in this thread (or task), and what each keeps
+_KEPT: ContextVar[Dict[Model, "SentenceEncodings"]] = ContextVar("senna_kept_encodings")
 
 
 class SentenceEncodings:
@@ -50,15 +53,15 @@ class SentenceEncodings:
 
 def kept_encodings(model: Model) -> Optional[SentenceEncodings]:
     """The encodings `model` keeps now (inside `encodings_kept`), or None."""
-    return _KEPT.get(model.id)
+    return _KEPT.get({}).get(model)
 
 
 @contextmanager
 def encodings_kept(model: Model) -> Iterator[None]:
     """Inside the block, a level-heads model keeps each sentence's encoding when labelling
     and reuses it at the sentence's later levels; they are dropped when the block ends."""
-    _KEPT[model.id] = SentenceEncodings()
+    token = _KEPT.set({**_KEPT.get({}), model: SentenceEncodings()})
     try:
         yield
     finally:
-        del _KEPT[model.id]
+        _KEPT.reset(token)

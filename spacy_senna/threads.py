@@ -1,18 +1,31 @@
-"""Torch intra-op threads for the components' hot paths.
+"""Threads: torch's intra-op threads for the components' hot paths, and the locks that
+make one loaded pipeline safe to call from many threads.
 
-The networks run many small ops per sentence batch (the CRF recursions step through
-time). With several intra-op threads, and especially on a busy machine, OpenMP
-synchronisation dominates those ops (measured here: a 45-tag CRF batch took 3.6 s with
-2 threads on a loaded 2-core machine vs 52 ms with 1). Like spaCy's own CPU components
-and SENNA itself, the components therefore run single-threaded by default; set
-SPACY_SENNA_THREADS=N to change it. The caller's own torch setting is restored after.
+Intra-op threads. The networks run many small ops per sentence batch (the CRF recursions
+step through time). With several intra-op threads, and especially on a busy machine,
+OpenMP synchronisation dominates those ops (measured here: a 45-tag CRF batch took 3.6 s
+with 2 threads on a loaded 2-core machine vs 52 ms with 1). Like spaCy's own CPU
+components and SENNA itself, the components therefore run single-threaded by default;
+set SPACY_SENNA_THREADS=N to change it. The caller's own torch setting is restored after.
+
+Locks. A component fills caches on first use (the ids of new words, attribute-table rows,
+lemmas); a web service that shares one pipeline across request threads would race on
+them. Each component labels a batch holding its own lock (`inference_lock`), and a cache
+that several components share holds its own, so every doc gets exactly what a sequential
+call gives; different components still run in different threads at once.
 """
 
 import os
+import threading
+import weakref
 from contextlib import contextmanager
 from typing import Iterator
 
 import torch
+
+#: owner -> its lock; weak, so a component's lock goes with it (and is never pickled)
+_LOCKS: "weakref.WeakKeyDictionary[object, threading.RLock]" = weakref.WeakKeyDictionary()
+_LOCKS_GUARD = threading.Lock()
 
 
 def component_threads() -> int:
@@ -35,3 +48,13 @@ def torch_threads() -> Iterator[None]:
         yield
     finally:
         torch.set_num_threads(previous)
+
+
+def inference_lock(owner: object) -> threading.RLock:
+    """The re-entrant lock of `owner` (a component, a shared cache): held while it reads
+    or fills state that a call from another thread would also touch."""
+    lock = _LOCKS.get(owner)
+    if lock is None:
+        with _LOCKS_GUARD:
+            lock = _LOCKS.setdefault(owner, threading.RLock())
+    return lock

@@ -4,6 +4,8 @@ from typing import Callable, Sequence
 
 import numpy
 
+from ..threads import inference_lock
+
 #: words kept before the table starts again (en_senna's rows: 192 bytes a word)
 MAX_WORDS = 500_000
 
@@ -16,7 +18,8 @@ class OrthIds:
     (one Python call each). New rows are appended to a buffer that doubles when full, and
     only the sorted orths and row numbers (16 bytes a word) are copied to take new words
     in. Past `max_words` words the table starts again empty, so a long run over text with
-    new words in every batch keeps both its memory and that copy bounded.
+    new words in every batch keeps both its memory and that copy bounded. Reads and
+    clears hold the table's lock: components in other threads share it (senna_words').
     """
 
     def __init__(self, max_words: int = MAX_WORDS) -> None:
@@ -28,9 +31,10 @@ class OrthIds:
 
     def clear(self) -> None:
         """Forget every word (the features' ids changed, or the table is full)."""
-        self._orths = numpy.zeros(0, dtype="uint64")
-        self._where = numpy.zeros(0, dtype="int64")
-        self._rows = numpy.zeros((0, 0), dtype="int64")
+        with inference_lock(self):
+            self._orths = numpy.zeros(0, dtype="uint64")
+            self._where = numpy.zeros(0, dtype="int64")
+            self._rows = numpy.zeros((0, 0), dtype="int64")
 
     def rows(
         self, orths: numpy.ndarray, compute: Callable[[numpy.ndarray], Sequence]
@@ -38,7 +42,12 @@ class OrthIds:
         """(len(orths), n_ids): the row of each of `orths` (distinct and sorted, as
         `numpy.unique` gives them); `compute(new_orths)` gives the rows of the orths not
         seen yet (an array of them), one sequence of ids each."""
-        orths = orths.astype("uint64", copy=False)
+        with inference_lock(self):
+            return self._rows_of(orths.astype("uint64", copy=False), compute)
+
+    def _rows_of(
+        self, orths: numpy.ndarray, compute: Callable[[numpy.ndarray], Sequence]
+    ) -> numpy.ndarray:
         if len(self._orths) > self.max_words:
             self.clear()
         where = self._find(orths)

@@ -1,12 +1,15 @@
 """Components that annotate a whole batch of docs at once (en_senna's sentencizer, attribute
 ruler and lemmatizer): a doc is a batch of one, a stream is cut into batches, and an error
-goes to the component's error handler as spaCy's own components hand it."""
+goes to the component's error handler as spaCy's own components hand it. A batch is
+annotated holding the component's lock (its caches; see threads.py)."""
 
 from typing import Callable, Iterable, Iterator, List
 
 from spacy import util
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
+
+from ..threads import inference_lock
 
 Annotate = Callable[[List[Doc]], None]
 
@@ -15,7 +18,8 @@ def annotate_doc(component: Pipe, annotate: Annotate, doc: Doc) -> Doc:
     """`doc` annotated by `annotate` (as a batch of one)."""
     error_handler = component.get_error_handler()
     try:
-        annotate([doc])
+        with inference_lock(component):
+            annotate([doc])
         return doc
     except Exception as e:
         return error_handler(component.name, component, [doc], e)
@@ -28,7 +32,8 @@ def annotate_stream(
     error_handler = component.get_error_handler()
     for docs in util.minibatch(stream, size=batch_size):
         try:
-            annotate(docs)
+            with inference_lock(component):
+                annotate(docs)
             yield from docs
         except Exception as e:
             error_handler(component.name, component, docs, e)

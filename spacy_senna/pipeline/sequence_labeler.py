@@ -32,7 +32,7 @@ from thinc.api import Model, Optimizer, set_dropout_rate
 from ..annotations import TOKEN_ANNOTATIONS
 from ..models import get_net
 from ..sequences import Sequences, sequence_bounds, sequence_bounds_of
-from ..threads import torch_threads
+from ..threads import inference_lock, torch_threads
 from .batching import bounded_batches, decode_calls, decode_groups, row_cost
 from .defaults import WORD_CAPS_FEATURES, default_model_config
 from .rows import Row, initialize_examples, rows_per_doc, same_tokens
@@ -187,9 +187,9 @@ class SequenceLabeler(TrainablePipe):
     def __call__(self, doc: Doc) -> Doc:
         """Annotate one doc (errors go to the pipeline's error handler)."""
         error_handler = self.get_error_handler()
-        self._warned = set()
         try:
-            with torch_threads():
+            with inference_lock(self), torch_threads():
+                self._warned = set()
                 self.set_annotations([doc], self.predict([doc]))
             return doc
         except Exception as e:
@@ -202,7 +202,7 @@ class SequenceLabeler(TrainablePipe):
         self._warned = set()
         for docs in minibatch(stream, size=batch_size):
             try:
-                with torch_threads():
+                with inference_lock(self), torch_threads():
                     self.set_annotations(docs, self.predict(docs))
                 yield from docs
             except Exception as e:

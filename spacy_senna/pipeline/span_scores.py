@@ -21,6 +21,7 @@ import numpy
 from spacy.tokens import Doc, Span, SpanGroup
 
 from ..tags import Chunk
+from ..threads import inference_lock
 
 #: the values of a span labeler's `span_scores` setting, by name
 MODES = {True: "lazy", False: "off", "lazy": "lazy", "eager": "eager", "off": "off"}
@@ -71,7 +72,12 @@ class PendingScores:
         )
 
     def fill(self) -> None:
-        """Compute and store the probabilities of every group still alive."""
+        """Compute and store the probabilities of every group still alive (holding the
+        component's lock: its network and caches, as when it labels)."""
+        with inference_lock(self.component):
+            self._fill()
+
+    def _fill(self) -> None:
         entries, self.entries = self.entries, []
         alive = [(entry[0](), entry) for entry in entries]
         alive = [(doc, entry) for doc, entry in alive if doc is not None]
