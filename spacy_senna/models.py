@@ -180,7 +180,8 @@ def _scores(model: Model, inputs: Tuple, is_train: bool) -> Tuple[torch.Tensor, 
     in training, and none to pass back when the batch held no sequence to score."""
     net = get_net(model)
     net.emission_net.dropout.p = model.attrs["dropout_rate"]
-    net.train(is_train)
+    if net.training != is_train:  # train() visits every submodule: not once per call
+        net.train(is_train)
     device = next(net.parameters()).device  # the GPU's under spacy.require_gpu
     inputs = tuple(x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs)
     if not is_train:
@@ -220,7 +221,8 @@ def level_scores(model: Model, batch: LevelBatch, encodings: SentenceEncodings) 
     `encodings` lacks (and keeping theirs)."""
     half_window = model.attrs["window_size"] // 2
     net = get_net(model)
-    net.eval()
+    if net.training:
+        net.eval()
     device = next(net.parameters()).device
     level_flat, level_index, lengths = level_rows(batch, half_window)
     new = encodings.missing(batch.keys)

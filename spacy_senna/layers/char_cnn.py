@@ -8,6 +8,7 @@ import torch
 from torch import Tensor, nn
 
 from ..lexicon import PADDING
+from .kept_encodings import KeptEncodings
 
 # two primes below 2**31 and per-column multipliers below 2**20: a row's two hashes fit
 # one int64 key, and no product or sum overflows for character ids below 2**21
@@ -35,7 +36,9 @@ class CharCNN(nn.Module):
     Two exact speed-ups: the network runs once per distinct row of the batch (the result
     is indexed back to every occurrence), and the convolution, linear in the embeddings,
     is computed as `window` per-character tables (embedding x filter slice, tiny) that
-    each real position indexes, so no work is spent on padding positions.
+    each real position indexes, so no work is spent on padding positions. At inference on
+    a CPU each distinct word is encoded once and kept (`KeptEncodings`): the same numbers,
+    gathered.
 
     *Shape:* ids ``(..., n_columns)`` -> ``(..., width)``
     """
@@ -56,6 +59,7 @@ class CharCNN(nn.Module):
             self.embed.weight[PADDING].zero_()
         self.conv = nn.Conv1d(spec.char_width, spec.width, spec.window, padding=spec.window // 2)
         self.padding = nn.Parameter(torch.zeros(spec.width))
+        self.kept = KeptEncodings()
 
     def forward(self, ids: Tensor) -> Tensor:
         if ids.shape[-1] != self.n_columns:
@@ -67,7 +71,17 @@ class CharCNN(nn.Module):
         if not len(used):  # nothing but padding rows (or no rows)
             return self.padding.expand(*ids.shape[:-1], self.width)
         words, inverse = distinct_rows(rows[:, : int(used[-1]) + 1])
-        return self.encode(words)[inverse].reshape(*ids.shape[:-1], self.width)
+        if self.training or torch.is_grad_enabled() or words.device.type != "cpu":
+            if self.training:
+                self.kept.clear()  # the weights are about to change
+            encoded = self.encode(words)
+        else:
+            encoded = self.kept.encodings(words, self.encode, self._weight_versions())
+        return encoded[inverse].reshape(*ids.shape[:-1], self.width)
+
+    def _weight_versions(self) -> tuple:
+        """The version of every tensor an encoding reads (in-place changes move them)."""
+        return tuple(p._version for p in (self.embed.weight, *self.conv.parameters(), self.padding))
 
     def encode(self, words: Tensor) -> Tensor:
         """(n_words, width): the max-pooled convolution of each row of character ids."""

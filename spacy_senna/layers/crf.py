@@ -15,6 +15,7 @@ from typing import List, Optional, Sequence, Tuple
 import torch
 from torch import Tensor, nn
 
+from .crf_compiled import CompiledTransitions, compile_transitions, compiled_decode
 from .crf_partition import (
     NEG_INF,
     lengths_mask,
@@ -67,6 +68,7 @@ class CRF(nn.Module):
         self.register_buffer("start_penalty", torch.zeros(n_tags))
         self.register_buffer("end_penalty", torch.zeros(n_tags))
         self._blocks: Optional[Tuple[Tensor, TransitionBlocks]] = None
+        self._compiled: Optional[Tuple[Tuple[Tensor, ...], CompiledTransitions]] = None
         self.set_constraints(allowed_transitions, allowed_start, allowed_end)
 
     def set_constraints(
@@ -110,6 +112,20 @@ class CRF(nn.Module):
         blocks = TransitionBlocks(transitions, torch.isfinite(transitions))
         self._blocks = (transitions.detach().clone(), blocks)
         return blocks
+
+    def _compiled_transitions(
+        self, transitions: Tensor, start: Tensor, end: Optional[Tensor]
+    ) -> CompiledTransitions:
+        """`transitions`, `start` and `end` laid out for the compiled decoder, kept while
+        they stay the same (as `_transition_blocks`)."""
+        key = (transitions, start) if end is None else (transitions, start, end)
+        if self._compiled is not None:
+            kept, compiled = self._compiled
+            if len(kept) == len(key) and all(torch.equal(a, b) for a, b in zip(kept, key)):
+                return compiled
+        compiled = compile_transitions(transitions, start, end)
+        self._compiled = (tuple(t.detach().clone() for t in key), compiled)
+        return compiled
 
     # -- scores ---------------------------------------------------------------------------
 
@@ -326,6 +342,8 @@ class CRF(nn.Module):
             if constrained and self.has_constraints:
                 end = self.end_penalty if end is None else end + self.end_penalty
             transitions = self.transitions + self.trans_penalty if constrained else self.transitions
+            if _decodes_compiled(checked, transitions):
+                return compiled_decode(checked, self._compiled_transitions(transitions, start, end))
             blocks = self._transition_blocks(transitions)
             packed = PackedChains.pack(checked, columns=blocks.order)
             if packed.batch_sizes:
@@ -362,3 +380,13 @@ class CRF(nn.Module):
                 paths, scores = viterbi(packed, blocks, transitions)
                 return paths[:, None], scores[:, None]
             return kbest_viterbi(folded, transitions, lengths, k)
+
+
+def _decodes_compiled(chunks: Sequence[Tuple[Tensor, Tensor]], transitions: Tensor) -> bool:
+    """Whether the compiled CPU decoder takes these scores: on the CPU, in float32 or
+    float64, the same dtype as the transitions (a GPU keeps the packed torch decoder)."""
+    return (
+        transitions.device.type == "cpu"
+        and transitions.dtype in (torch.float32, torch.float64)
+        and all(em.device.type == "cpu" and em.dtype == transitions.dtype for em, _ in chunks)
+    )

@@ -134,3 +134,26 @@ def test_lookup_without_character_cnns_is_unchanged():
     for table in tables:
         nn.init.uniform_(table.weight, -1.0, 1.0)
     assert torch.equal(lookup.tables[1].weight, tables[1].weight)
+
+
+def test_words_kept_at_inference_give_the_encodings_computed_afresh():
+    cnn = make_cnn().eval()
+    with torch.no_grad():
+        first = cnn(WORDS)
+        assert len(cnn.kept) == 6  # the distinct rows, the padding row included
+        again = cnn(WORDS[[6, 0, 3]])  # known words, in another batch (narrower once trimmed)
+        assert torch.equal(again, first[[6, 0, 3]])
+        assert torch.equal(cnn(WORDS), first)
+        assert torch.equal(first[:5], cnn.encode(WORDS[:5]))
+
+
+def test_kept_words_are_forgotten_when_the_weights_change():
+    cnn = make_cnn().eval()
+    with torch.no_grad():
+        before = cnn(WORDS)
+        cnn.conv.weight.mul_(2.0)  # an in-place change (e.g. averaged weights swapped in)
+        after = cnn(WORDS)
+    assert not torch.equal(before, after) and torch.equal(after[:5], cnn.encode(WORDS[:5]))
+    cnn.train()
+    cnn(WORDS).sum().backward()  # a training step is about to change the weights
+    assert len(cnn.kept) == 0
