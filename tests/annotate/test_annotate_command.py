@@ -241,7 +241,7 @@ def test_worker_processes_that_cannot_load_the_pipeline_fail_with_its_error(
         timeout=120,
     )
     assert result.returncode == 1
-    assert f"Could not load pipeline {broken}" in result.stdout + result.stderr
+    assert f"✘ {broken}: senna_tagger/model is damaged" in result.stderr
     assert outputs(tmp_path / "out") == {}
 
 

@@ -42,7 +42,8 @@ def _serve(
     try:
         worker = ShardWorker(pipeline, settings, settings.gpu_id)
     except Exception as err:
-        results.put((number, "failed", (type(err).__name__, str(err))))
+        kind = "ValueError" if isinstance(err, ValueError) else type(err).__name__
+        results.put((number, "failed", (kind, str(err))))
         return
     results.put((number, "ready", None))
     while True:
