@@ -1,7 +1,9 @@
 """A damaged model file fails `spacy.load` in one line naming the pipeline, the component
-and the file: truncated, or flipped bytes in its header."""
+and the file: truncated, flipped bytes in its header, or weights that fail their checksum;
+a model saved before the checksum still loads."""
 
 import shutil
+import zlib
 
 import pytest
 import spacy
@@ -28,6 +30,13 @@ def flip(data, offset):
     return bytes(data)
 
 
+def weights_offset(data):
+    """The offset of a byte in the middle of the weights in a model file."""
+    shim = srsly.msgpack_loads(srsly.msgpack_loads(data)["shims"][0][0])
+    start = data.index(shim["state"])
+    return start + len(shim["state"]) // 2
+
+
 def test_a_truncated_model_file_is_named_in_one_line(pipeline_dir, tmp_path):
     copy = damaged_copy(pipeline_dir, tmp_path, "senna_ner", lambda d: d[: len(d) // 2])
     with pytest.raises(DamagedModel) as raised:
@@ -48,6 +57,18 @@ def test_flipped_bytes_in_a_header_are_named_in_one_line(pipeline_dir, tmp_path)
     assert "\n" not in message and "utf-8" in message
 
 
+def test_flipped_bytes_inside_the_weights_fail_their_checksum(pipeline_dir, tmp_path):
+    copy = damaged_copy(
+        pipeline_dir, tmp_path, "senna_tagger", lambda d: flip(d, weights_offset(d))
+    )
+    with pytest.raises(DamagedModel) as raised:
+        spacy.load(copy)
+    assert str(raised.value) == (
+        f"{copy}: senna_tagger/model is damaged (truncated or corrupted: the weights do not "
+        "match their CRC-32 checksum); reinstall or retrain the pipeline"
+    )
+
+
 def test_damaged_bytes_name_the_component():
     nlp = English()
     nlp.add_pipe("senna_words")
@@ -56,3 +77,16 @@ def test_damaged_bytes_name_the_component():
     data["model"] = data["model"][:-100]
     with pytest.raises(DamagedModel, match="^senna_words: the model is damaged"):
         nlp.get_pipe("senna_words").from_bytes(srsly.msgpack_dumps(data))
+
+
+def test_a_model_saved_without_a_checksum_loads_as_before(pipeline_dir, tmp_path):
+    def without_checksum(data):
+        msg = srsly.msgpack_loads(data)
+        shim = srsly.msgpack_loads(msg["shims"][0][0])
+        assert shim.pop("crc32") == zlib.crc32(shim["state"])
+        msg["shims"][0][0] = srsly.msgpack_dumps(shim)
+        return srsly.msgpack_dumps(msg)
+
+    copy = damaged_copy(pipeline_dir, tmp_path, "senna_tagger", without_checksum)
+    doc = spacy.load(copy)(TEXT)
+    assert doc.to_bytes() == spacy.load(pipeline_dir)(TEXT).to_bytes()
