@@ -42,6 +42,10 @@ from .storage import STORAGE_ATTR, state_bytes
 MODEL_FORMAT = 1
 
 
+class ModelFormatError(ValueError):
+    """A model saved in another format (`MODEL_FORMAT`) than this spacy-senna reads."""
+
+
 @serialize_attr.register(Featurizer)
 def _serialize_featurizer(_, value: Featurizer, name: str, model: Model) -> bytes:
     return srsly.msgpack_dumps(value.to_dict())
@@ -107,7 +111,7 @@ def add_torch_shim(model: Model, rebuild: Callable[[Model], torch.nn.Module]) ->
 
     def deserialize(_: torch.nn.Module, state: bytes, device: torch.device) -> torch.nn.Module:
         if model.attrs["format"] != MODEL_FORMAT:
-            raise ValueError(
+            raise ModelFormatError(
                 f"This pipeline was saved by spacy-senna {model.attrs['senna_version']} "
                 f"(model format {model.attrs['format']}); this spacy-senna ({__version__}) "
                 f"reads format {MODEL_FORMAT}. Retrain it or install the matching version."

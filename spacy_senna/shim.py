@@ -1,4 +1,4 @@
-"""The PyTorch shim of every senna model: Thinc's, with two fixes.
+"""The PyTorch shim of every senna model: Thinc's, with two fixes and a checksum.
 
 1. Parameter averages. Thinc's optimizer keys a PyTorch parameter as `(shim.id, name)`,
    but `PyTorchShim.use_params` only looks for `"pytorch_<id>_<name>"` keys, so with
@@ -12,17 +12,36 @@
    gradients, and the result is copied back into the same storage when it is a new array.
    On a GPU the same is done with CuPy views (Thinc's path there also leaked, and broke
    the cuDNN LSTM's flattened weights).
+3. A checksum. The saved weights carry their CRC-32, checked when they are read, so
+   damaged weights fail to load instead of changing the output. Weights saved without
+   one (pipelines saved before it) load unchecked.
 """
 
 import contextlib
+import zlib
 from typing import Dict, Iterator
 
+import srsly
 import torch
-from thinc.api import Optimizer, PyTorchShim
+from thinc.api import Optimizer, PyTorchShim, get_torch_default_device
 from thinc.util import get_array_module, torch2xp, xp2torch
 
 
 class SennaPyTorchShim(PyTorchShim):
+    def to_bytes(self) -> bytes:
+        state = self._serialize_model(self._model)
+        return srsly.msgpack_dumps({"config": self.cfg, "state": state, "crc32": zlib.crc32(state)})
+
+    def from_bytes(self, bytes_data: bytes) -> "SennaPyTorchShim":
+        msg = srsly.msgpack_loads(bytes_data)
+        if "crc32" in msg and zlib.crc32(msg["state"]) != msg["crc32"]:
+            raise ValueError("the weights do not match their CRC-32 checksum")
+        device = get_torch_default_device()
+        self.cfg = msg["config"]
+        self._model = self._deserialize_model(self._model, msg["state"], device)
+        self._grad_scaler.to_(device)
+        return self
+
     def finish_update(self, optimizer: Optimizer) -> None:
         with torch.no_grad():
             for name, param in self._model.named_parameters():

@@ -10,6 +10,8 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
+from ..pipeline.model_file import DamagedModel
+
 SENTENCES = ("split", "doc")
 
 
@@ -80,6 +82,8 @@ def load_pipeline(
         use_gpu(gpu_id)
     try:
         nlp = spacy.load(name)
+    except DamagedModel:  # names the pipeline, the component and the file already
+        raise
     except Exception as err:  # config errors, missing factories, corrupt weights, ...
         raise ValueError(f"Could not load pipeline {name}: {type(err).__name__}: {err}") from err
     enable_components(nlp, enable)

@@ -79,9 +79,9 @@ class AtomicFile:
         return OSError(err.errno, err.strerror or str(err), str(self.path))
 
 
-def write_manifest(output_dir: Path, settings: Dict[str, Any], overwrite: bool) -> None:
-    """Record `settings`; refuse to resume into a directory made with other settings."""
-    output_dir.mkdir(parents=True, exist_ok=True)
+def check_manifest(output_dir: Path, settings: Dict[str, Any], overwrite: bool) -> None:
+    """Refuse to resume into a directory made with other settings (writes nothing: the
+    run records its settings once its pipeline has loaded)."""
     path = output_dir / MANIFEST
     if path.is_file() and not overwrite:
         previous = json.loads(path.read_text(encoding="utf8")).get("settings", {})
@@ -92,7 +92,6 @@ def write_manifest(output_dir: Path, settings: Dict[str, Any], overwrite: bool) 
                 f"{output_dir} holds output made with other settings ({details}); pass "
                 "--overwrite to redo it or choose another --output directory"
             )
-    update_manifest(output_dir, {"settings": settings})
 
 
 def update_manifest(output_dir: Path, values: Dict[str, Any]) -> None:

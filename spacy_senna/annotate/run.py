@@ -7,7 +7,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
-from typing import BinaryIO, List, Optional, Sequence
+from typing import BinaryIO, Callable, List, Optional, Sequence
 
 from ..bundled import resolve_pipeline
 from ..files import make_directory, missing_parents, remove_empty
@@ -15,12 +15,12 @@ from .formats import FORMATS, get_format
 from .loading import check_pipeline
 from .lock import output_lock
 from .output import (
+    check_manifest,
     is_complete,
     output_path,
     remove_outputs,
     remove_partials,
     update_manifest,
-    write_manifest,
 )
 from .progress import Progress
 from .results import BackendRun, RunSummary, peak_rss_mib
@@ -81,10 +81,14 @@ def _annotate_files(
     extension = get_format(settings.format).extension
     stdin_copy = output_dir / STDIN_COPY
     recorded = {"pipeline": pipeline, **settings.output_settings()}
-    write_manifest(output_dir, recorded, settings.overwrite)
-    if settings.overwrite:
-        remove_outputs(output_dir, [f.extension for f in FORMATS.values()])
+    check_manifest(output_dir, recorded, settings.overwrite)
     remove_partials(output_dir)
+
+    def start_writing() -> None:
+        """Once the pipeline has loaded: record the settings, remove what --overwrite redoes."""
+        update_manifest(output_dir, {"settings": recorded})
+        if settings.overwrite:
+            remove_outputs(output_dir, [f.extension for f in FORMATS.values()])
 
     try:
         if STDIN in inputs:
@@ -93,7 +97,11 @@ def _annotate_files(
             for old in output_dir.glob(f"stdin.*.{extension}"):
                 old.unlink()
         plan = plan_shards(files, settings.shard_bytes, settings.doc_unit)
-        todo = [s for s in plan.shards if not is_complete(output_dir, s, extension)]
+        todo = [
+            s
+            for s in plan.shards
+            if settings.overwrite or not is_complete(output_dir, s, extension)
+        ]
         summary = RunSummary(
             shards_skipped=len(plan.shards) - len(todo),
             workers=settings.n_process,
@@ -110,7 +118,11 @@ def _annotate_files(
                 f"{output_dir}; skipping them (--overwrite redoes them)"
             )
         try:
-            run = _run_backend(pipeline, todo, output_dir, settings, progress) if todo else None
+            run = None
+            if todo:
+                run = _run_backend(pipeline, todo, output_dir, settings, progress, start_writing)
+            else:
+                start_writing()
         finally:
             progress.close()
     finally:
@@ -134,20 +146,23 @@ def _run_backend(
     output_dir: Path,
     settings: AnnotateSettings,
     progress: Progress,
+    loaded: Callable[[], None],
 ) -> BackendRun:
+    """Run the shards on the chosen backend; `loaded()` once its pipelines have loaded."""
     if settings.backend == "ray":
         from .backends.ray import run_ray
 
-        return run_ray(pipeline, shards, output_dir, settings, progress)
+        return run_ray(pipeline, shards, output_dir, settings, progress, loaded)
     # on a GPU several processes are always the pool's: spaCy's would be forked, and
     # CUDA does not survive a fork (one shard: one process)
     if settings.n_process > 1 and (len(shards) > 1 or settings.gpu_id >= 0):
         from .backends.pool import run_pool
 
-        return run_pool(pipeline, shards, output_dir, settings, progress)
+        return run_pool(pipeline, shards, output_dir, settings, progress, loaded)
     from .backends.local import run_local
 
     nlp = load_for_annotation(pipeline, settings, settings.gpu_id)
+    loaded()
     return run_local(nlp, shards, output_dir, settings, progress)
 
 

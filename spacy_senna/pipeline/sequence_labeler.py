@@ -35,6 +35,7 @@ from ..sequences import Sequences, sequence_bounds, sequence_bounds_of
 from ..threads import inference_lock, torch_threads
 from .batching import bounded_batches, decode_calls, decode_groups, row_cost
 from .defaults import WORD_CAPS_FEATURES, default_model_config
+from .model_file import ChecksModelFile
 from .rows import Row, initialize_examples, rows_per_doc, same_tokens
 from .whitespace import example_words_only, words_only
 
@@ -56,7 +57,7 @@ class SennaWarning(UserWarning):
 warnings.filterwarnings("always", category=SennaWarning)
 
 
-class SequenceLabeler(TrainablePipe):
+class SequenceLabeler(ChecksModelFile, TrainablePipe):
     """Base class: tags every token of a row with a CRF (or WLL) over SENNA scores."""
 
     def __init__(

@@ -20,6 +20,7 @@ from thinc.api import Config, Model, Optimizer
 
 from ..features.shared import ANY_UPSTREAM, SharedWordsFeature
 from .defaults import WORD_CAPS_FEATURES
+from .model_file import ChecksModelFile
 from .rows import initialize_examples
 
 DEFAULT_WORDS_MODEL = Config().from_str(
@@ -40,7 +41,7 @@ def make_senna_words(nlp: Language, name: str, model: Model) -> "SennaWords":
     return SennaWords(nlp.vocab, model, name)
 
 
-class SennaWords(TrainablePipe):
+class SennaWords(ChecksModelFile, TrainablePipe):
     """Owns the lookup tables that later components read (`spacy-senna.SharedWords.v1`)."""
 
     def __init__(self, vocab: Vocab, model: Model, name: str = "senna_words") -> None:

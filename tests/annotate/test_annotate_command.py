@@ -175,6 +175,25 @@ def test_not_a_pipeline_is_a_clear_error(run_cli, write, tmp_path, capsys):
     assert "Could not load pipeline" in capsys.readouterr().err
 
 
+def test_a_damaged_pipeline_is_named_in_one_line_and_blocks_no_later_run(
+    run_cli, fail_line, pipeline_dir, write, tmp_path, capsys
+):
+    damaged = tmp_path / "damaged"
+    shutil.copytree(pipeline_dir, damaged)
+    model = damaged / "senna_ner" / "model"
+    model.write_bytes(model.read_bytes()[:1000])
+    text = write("a.txt", TEXT)
+    out = tmp_path / "out"
+    out.mkdir()
+    assert fail_line(capsys, "annotate", damaged, text, "-o", out) == (
+        f"✘ {damaged}: senna_ner/model is damaged (truncated or corrupted: Unpack failed: "
+        "incomplete input); reinstall or retrain the pipeline"
+    )
+    assert list(out.iterdir()) == []  # no settings recorded for a pipeline that never loaded
+    assert run_cli(pipeline_dir, text, "-o", out) == 0
+    assert set(outputs(out)) == {"a.txt.00000.senna"}
+
+
 def test_a_first_argument_neither_pipeline_nor_input_says_so(run_cli, write, tmp_path, capsys):
     """A first argument meant as the pipeline, but none, is not taken for a missing input."""
     text = write("a.txt", TEXT)
@@ -241,7 +260,7 @@ def test_worker_processes_that_cannot_load_the_pipeline_fail_with_its_error(
         timeout=120,
     )
     assert result.returncode == 1
-    assert f"Could not load pipeline {broken}" in result.stdout + result.stderr
+    assert f"✘ {broken}: senna_tagger/model is damaged" in result.stderr
     assert outputs(tmp_path / "out") == {}
 
 

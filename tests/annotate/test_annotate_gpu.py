@@ -40,7 +40,7 @@ def test_gpu_with_several_processes_always_starts_fresh_ones(
     # a fork: on a GPU even one shard goes to the pool, whose processes are spawned
     import spacy_senna.annotate.backends.pool as pool
 
-    def started(pipeline, shards, output_dir, settings, progress):
+    def started(pipeline, shards, output_dir, settings, progress, loaded):
         raise PoolStarted(len(shards), settings.gpu_id)
 
     monkeypatch.setattr(pool, "run_pool", started)

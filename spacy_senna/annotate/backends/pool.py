@@ -22,7 +22,7 @@ import time
 from collections import deque
 from itertools import count
 from pathlib import Path
-from typing import Any, Deque, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple
 
 from ..progress import Progress
 from ..results import BackendRun, ShardResult
@@ -42,7 +42,8 @@ def _serve(
     try:
         worker = ShardWorker(pipeline, settings, settings.gpu_id)
     except Exception as err:
-        results.put((number, "failed", (type(err).__name__, str(err))))
+        kind = "ValueError" if isinstance(err, ValueError) else type(err).__name__
+        results.put((number, "failed", (kind, str(err))))
         return
     results.put((number, "ready", None))
     while True:
@@ -115,11 +116,14 @@ def run_pool(
     output_dir: Path,
     settings: AnnotateSettings,
     progress: Progress,
+    loaded: Callable[[], None],
 ) -> BackendRun:
-    """Annotate `shards` with `settings.n_process` processes (timed once they are loaded)."""
+    """Annotate `shards` with `settings.n_process` processes (timed once they are loaded);
+    `loaded()` once every one has loaded the pipeline."""
     workers = _Workers(min(settings.n_process, len(shards)), pipeline, settings)
     try:
         _wait_until_loaded(workers)
+        loaded()
         started = time.perf_counter()
         progress.start()
         results = _hand_out(workers, shards, str(output_dir), progress)

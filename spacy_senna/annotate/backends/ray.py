@@ -12,7 +12,7 @@ import os
 import socket
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 from ..progress import Progress
 from ..results import BackendRun, ShardResult
@@ -38,8 +38,10 @@ def run_ray(
     output_dir: Path,
     settings: AnnotateSettings,
     progress: Progress,
+    loaded: Callable[[], None],
 ) -> BackendRun:
-    """Annotate `shards` with `settings.n_process` actors (timed once they are loaded)."""
+    """Annotate `shards` with `settings.n_process` actors (timed once they are loaded);
+    `loaded()` once every one has loaded the pipeline."""
     ray = import_ray()
     started_here = not ray.is_initialized()
     if started_here:
@@ -56,6 +58,7 @@ def run_ray(
             ray.get([actor.ready.remote() for actor in actors])
         except ray.exceptions.RayError as err:
             raise ValueError(f"Ray workers could not load the pipeline: {_cause(err)}") from err
+        loaded()
         started = time.perf_counter()
         progress.start()
         results = _dispatch(ray, actors, shards, str(output_dir), progress)
