@@ -48,6 +48,8 @@ def sequence_bounds(doc: Doc) -> List[Tuple[int, int]]:
 
 def sequence_bounds_of(docs: Sequence[Doc]) -> List[List[Tuple[int, int]]]:
     """`sequence_bounds` of every doc of a batch, their SENT_START columns read at once."""
+    if len(docs) == 1:  # one doc labelled at a time: no batch to segment
+        return [sequence_bounds(docs[0])]
     plain = [_reads_sent_starts(doc) for doc in docs]
     segmented = iter(_segment([doc for doc, read in zip(docs, plain) if read]))
     return [next(segmented) if read else sequence_bounds(doc) for doc, read in zip(docs, plain)]

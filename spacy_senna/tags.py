@@ -7,6 +7,7 @@ A chunk is a `(type, start, end)` tuple over token indices, `end` exclusive.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 
 import numpy
 
@@ -134,12 +135,7 @@ def biluo_paths_to_chunks(
 ) -> list[list[Chunk]]:
     """`biluo_to_chunks` of many rows of tag ids at once: row r reads `paths[r, :lengths[r]]`
     as indices into `tags` (-1 reads as `O`), with the same lenient rules."""
-    parts = [_biluo_part(tag) for tag in tags]
-    types = sorted({type_ for _, type_ in parts} - {""})
-    type_ids = {type_: i + 1 for i, type_ in enumerate(types)}
-    # per tag id, with a last entry for -1: its IOBES prefix code and type id (0: none)
-    prefix_of = numpy.array([_IOBES_CODES[prefix] for prefix, _ in parts] + [0])
-    type_of = numpy.array([type_ids.get(type_, 0) for _, type_ in parts] + [0])
+    types, prefix_of, type_of = _tag_codes(tuple(tags))
     rows, width = len(lengths), paths.shape[1] + 1  # width: a row's tokens and the O after
     ids = numpy.full((rows, width + 1), -1, dtype="int64")  # an O before and after each row
     ids[:, 1:width] = paths[:rows]
@@ -162,6 +158,21 @@ def biluo_paths_to_chunks(
     ):
         chunks[row].append((label, start, end))
     return chunks
+
+
+@lru_cache(maxsize=64)
+def _tag_codes(tags: tuple[str, ...]) -> tuple[list[str], numpy.ndarray, numpy.ndarray]:
+    """The chunk types of a tag inventory, and per tag id, with a last entry for -1: its
+    IOBES prefix code and type id (0: none); kept per inventory (a component decodes with
+    one inventory call after call)."""
+    parts = [_biluo_part(tag) for tag in tags]
+    types = sorted({type_ for _, type_ in parts} - {""})
+    type_ids = {type_: i + 1 for i, type_ in enumerate(types)}
+    prefix_of = numpy.array([_IOBES_CODES[prefix] for prefix, _ in parts] + [0])
+    type_of = numpy.array([type_ids.get(type_, 0) for _, type_ in parts] + [0])
+    prefix_of.setflags(write=False)
+    type_of.setflags(write=False)
+    return types, prefix_of, type_of
 
 
 def _biluo_part(tag: str) -> tuple[str, str]:
