@@ -71,9 +71,9 @@ class CharCNN(nn.Module):
         if not len(used):  # nothing but padding rows (or no rows)
             return self.padding.expand(*ids.shape[:-1], self.width)
         words, inverse = distinct_rows(rows[:, : int(used[-1]) + 1])
-        if self.training or torch.is_grad_enabled() or words.device.type != "cpu":
-            if self.training:
-                self.kept.clear()  # the weights are about to change
+        if torch.is_grad_enabled() or words.device.type != "cpu":
+            if torch.is_grad_enabled():
+                self.kept.clear()  # training: the weights are about to change
             encoded = self.encode(words)
         else:
             encoded = self.kept.encodings(words, self.encode, self._weight_versions())
