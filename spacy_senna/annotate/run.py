@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import BinaryIO, List, Optional, Sequence
 from ..bundled import resolve_pipeline
 from ..files import make_directory, missing_parents, remove_empty
 from .formats import FORMATS, get_format
+from .interrupt import Interrupted
 from .loading import check_pipeline
 from .lock import output_lock
 from .output import (
@@ -42,8 +44,10 @@ def annotate(
 
     Shards whose output is complete are skipped (unless `settings.overwrite`); inputs or
     shards that cannot be read are reported in `RunSummary.failures` while the others
-    are still annotated. Another run writing into `output_dir` is refused
-    (`OutputLocked`): one run at a time owns an output directory.
+    are still annotated. A KeyboardInterrupt (or SIGTERM, see `interrupt`) while
+    annotating raises `Interrupted`, which counts the complete shards. Another run
+    writing into `output_dir` is refused (`OutputLocked`): one run at a time owns an
+    output directory.
     """
     settings = settings or AnnotateSettings()
     settings.check()
@@ -111,6 +115,11 @@ def _annotate_files(
             )
         try:
             run = _run_backend(pipeline, todo, output_dir, settings, progress) if todo else None
+        except KeyboardInterrupt as stop:  # the backend has stopped its workers
+            remove_partials(output_dir)
+            complete = sum(is_complete(output_dir, s, extension) for s in plan.shards)
+            signum = getattr(stop, "signum", signal.SIGINT)
+            raise Interrupted(signum, complete, len(plan.shards)) from None
         finally:
             progress.close()
     finally:
