@@ -26,6 +26,7 @@ from .output import (
 )
 from .progress import Progress
 from .results import BackendRun, RunSummary, peak_rss_mib
+from .resume import plan_resume
 from .settings import AnnotateSettings
 from .shards import STDIN, InputFile, Shard, list_inputs, plan_shards
 from .worker import load_for_annotation
@@ -97,9 +98,11 @@ def _annotate_files(
             for old in output_dir.glob(f"stdin.*.{extension}"):
                 old.unlink()
         plan = plan_shards(files, settings.shard_bytes, settings.doc_unit)
-        todo = [s for s in plan.shards if not is_complete(output_dir, s, extension)]
+        resume = plan_resume(output_dir, plan.shards, extension)
+        todo = resume.todo
         summary = RunSummary(
             shards_skipped=len(plan.shards) - len(todo),
+            shards_changed=resume.changed,
             workers=settings.n_process,
             backend=settings.backend,
             outputs=[output_path(output_dir, shard, extension) for shard in plan.shards],
@@ -113,6 +116,13 @@ def _annotate_files(
                 f"ℹ {summary.shards_skipped} of {len(plan.shards)} shards already complete in "
                 f"{output_dir}; skipping them (--overwrite redoes them)"
             )
+        if resume.changed:
+            progress.message(
+                f"ℹ {resume.changed} shard(s) redone: their input changed since they were annotated"
+            )
+        if summary.shards_skipped or resume.changed:
+            new = len(todo) - resume.changed
+            progress.message(f"ℹ {new} shard(s) with no output yet (new or unfinished input)")
         try:
             run = _run_backend(pipeline, todo, output_dir, settings, progress) if todo else None
         except KeyboardInterrupt as stop:  # the backend has stopped its workers
