@@ -41,6 +41,7 @@ class RunSummary:
     total_seconds: float = 0.0
     shards_done: int = 0
     shards_skipped: int = 0
+    shards_changed: int = 0  # annotated again: their input changed since their output
     failures: List[Tuple[str, str]] = field(default_factory=list)
     driver_peak_rss_mib: float = 0.0
     worker_peak_rss_mib: float = 0.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import BinaryIO, Callable, List, Optional, Sequence
 from ..bundled import resolve_pipeline
 from ..files import make_directory, missing_parents, remove_empty
 from .formats import FORMATS, get_format
+from .interrupt import Interrupted
 from .loading import check_pipeline
 from .lock import output_lock
 from .output import (
@@ -24,6 +26,7 @@ from .output import (
 )
 from .progress import Progress
 from .results import BackendRun, RunSummary, peak_rss_mib
+from .resume import plan_resume
 from .settings import AnnotateSettings
 from .shards import STDIN, InputFile, Shard, list_inputs, plan_shards
 from .worker import load_for_annotation
@@ -42,8 +45,10 @@ def annotate(
 
     Shards whose output is complete are skipped (unless `settings.overwrite`); inputs or
     shards that cannot be read are reported in `RunSummary.failures` while the others
-    are still annotated. Another run writing into `output_dir` is refused
-    (`OutputLocked`): one run at a time owns an output directory.
+    are still annotated. A KeyboardInterrupt (or SIGTERM, see `interrupt`) while
+    annotating raises `Interrupted`, which counts the complete shards. Another run
+    writing into `output_dir` is refused (`OutputLocked`): one run at a time owns an
+    output directory.
     """
     settings = settings or AnnotateSettings()
     settings.check()
@@ -97,13 +102,13 @@ def _annotate_files(
             for old in output_dir.glob(f"stdin.*.{extension}"):
                 old.unlink()
         plan = plan_shards(files, settings.shard_bytes, settings.doc_unit)
-        todo = [
-            s
-            for s in plan.shards
-            if settings.overwrite or not is_complete(output_dir, s, extension)
-        ]
+        resume = plan_resume(output_dir, plan.shards, extension)
+        # --overwrite redoes every shard (the old outputs go once the pipeline has loaded)
+        todo = list(plan.shards) if settings.overwrite else resume.todo
+        changed = 0 if settings.overwrite else resume.changed
         summary = RunSummary(
             shards_skipped=len(plan.shards) - len(todo),
+            shards_changed=changed,
             workers=settings.n_process,
             backend=settings.backend,
             outputs=[output_path(output_dir, shard, extension) for shard in plan.shards],
@@ -117,12 +122,24 @@ def _annotate_files(
                 f"ℹ {summary.shards_skipped} of {len(plan.shards)} shards already complete in "
                 f"{output_dir}; skipping them (--overwrite redoes them)"
             )
+        if changed:
+            progress.message(
+                f"ℹ {changed} shard(s) redone: their input changed since they were annotated"
+            )
+        if summary.shards_skipped or changed:
+            new = len(todo) - changed
+            progress.message(f"ℹ {new} shard(s) with no output yet (new or unfinished input)")
         try:
             run = None
             if todo:
                 run = _run_backend(pipeline, todo, output_dir, settings, progress, start_writing)
             else:
                 start_writing()
+        except KeyboardInterrupt as stop:  # the backend has stopped its workers
+            remove_partials(output_dir)
+            complete = sum(is_complete(output_dir, s, extension) for s in plan.shards)
+            signum = getattr(stop, "signum", signal.SIGINT)
+            raise Interrupted(signum, complete, len(plan.shards)) from None
         finally:
             progress.close()
     finally:

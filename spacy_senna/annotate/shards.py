@@ -68,7 +68,8 @@ def list_inputs(
 ) -> List[InputFile]:
     """The files named by `inputs` (files, directories walked recursively, "-" for stdin).
 
-    Hidden files and the `exclude` directory (the output directory) are skipped. Stdin
+    Hidden files and the `exclude` directory (the output directory) are skipped; an
+    `exclude` that is an input directory or its parent is refused (ValueError). Stdin
     must have been saved to `stdin_path` first. Raises FileNotFoundError for a missing
     input, ValueError for a directory without files to annotate and when two inputs
     would write the same output names.
@@ -83,6 +84,7 @@ def list_inputs(
             continue
         path = Path(os.path.abspath(item))  # absolute: workers may run elsewhere
         if path.is_dir():
+            _check_outputs_outside(item, path, exclude)
             root_name = path.name or "root"
             found = _walk(path, exclude)
             if not found:
@@ -101,6 +103,20 @@ def list_inputs(
             raise FileNotFoundError(f"Input not found: {item}")
     _check_unique_stems(files)
     return files
+
+
+def _check_outputs_outside(item: str, directory: Path, output_dir: Optional[Path]) -> None:
+    """Refuse an output directory that is the input directory or its parent: the outputs
+    of DIR go to OUTPUT/DIR's name/..., inside DIR, where a later run would read them."""
+    if output_dir is None:
+        return
+    output = output_dir.resolve()
+    if output in (directory.resolve(), directory.resolve().parent):
+        raise ValueError(
+            f"{item}: --output {output_dir} would write the outputs inside this input "
+            "directory, where the next run would read them as input; choose an --output "
+            "outside it (a folder inside it is fine: it is skipped)"
+        )
 
 
 def _walk(directory: Path, exclude: Optional[Path]) -> List[Path]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -13,6 +14,12 @@ from typing import List, Tuple
 
 from ..annotate import AnnotateSettings, annotate
 from ..annotate.formats import FORMATS
+from ..annotate.interrupt import (
+    Interrupted,
+    exit_now,
+    stop_children,
+    stop_on_signals,
+)
 from ..annotate.loading import SENTENCES, is_pipeline
 from ..annotate.records import DOC_UNITS, ENCODING_ERRORS
 from ..annotate.settings import BACKENDS, INPUT_FORMATS
@@ -155,7 +162,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    """Run `annotate` from parsed arguments; exit 1 if any input or shard failed."""
+    """Run `annotate` from parsed arguments; exit 1 if any input or shard failed, 130 or
+    143 (128 + the signal) with one line on SIGINT or SIGTERM."""
+    with stop_on_signals():
+        try:
+            _run(args)
+        except KeyboardInterrupt as stop:
+            stop_children()  # whatever the backend left: no worker outlives the run
+            if not isinstance(stop, Interrupted):
+                stop = Interrupted(signal.SIGINT)
+            print(stop.line(resumable=args.output is not None), file=sys.stderr)
+            exit_now(stop.exit_status)
+
+
+def _run(args: argparse.Namespace) -> None:
     settings = AnnotateSettings(
         format=args.format,
         input_format=args.input_format,

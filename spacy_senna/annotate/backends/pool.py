@@ -17,6 +17,7 @@ not load the pipeline without end.)
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 import time
 from collections import deque
@@ -24,6 +25,7 @@ from itertools import count
 from pathlib import Path
 from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple
 
+from ..interrupt import die_with_parent, sigint_ignored
 from ..progress import Progress
 from ..results import BackendRun, ShardResult
 from ..settings import AnnotateSettings
@@ -35,10 +37,11 @@ POLL_SECONDS = 0.5
 
 
 def _serve(
-    number: int, pipeline: str, settings: AnnotateSettings, tasks: Any, results: Any
+    number: int, parent: int, pipeline: str, settings: AnnotateSettings, tasks: Any, results: Any
 ) -> None:
     """A worker process: load the pipeline once (or say why it could not), then annotate
-    the shards the parent sends until it sends None."""
+    the shards the parent sends until it sends None; it ends with its parent."""
+    die_with_parent(parent)
     try:
         worker = ShardWorker(pipeline, settings, settings.gpu_id)
     except Exception as err:
@@ -75,10 +78,11 @@ class _Workers:
         self.tasks[k] = self.context.Queue()
         self.processes[k] = self.context.Process(
             target=_serve,
-            args=(k, self.pipeline, self.settings, self.tasks[k], self.replies),
+            args=(k, os.getpid(), self.pipeline, self.settings, self.tasks[k], self.replies),
             daemon=True,
         )
-        self.processes[k].start()
+        with sigint_ignored():  # a terminal's Ctrl-C is the driver's to handle
+            self.processes[k].start()
         return k
 
     def reply(self, waiting_on: List[int]) -> Tuple[Optional[tuple], List[int]]:
@@ -100,7 +104,18 @@ class _Workers:
         how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
         return f"died ({how})"
 
+    def stop(self) -> None:
+        """End every worker now, whatever it is doing (its shard stays unwritten)."""
+        for process in self.processes.values():
+            process.terminate()
+        for process in self.processes.values():
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+                process.join()
+
     def close(self) -> None:
+        """Let every worker finish and end; terminate those that do not."""
         for k, process in self.processes.items():
             if process.is_alive():
                 self.tasks[k].put(None)
@@ -128,8 +143,10 @@ def run_pool(
         progress.start()
         results = _hand_out(workers, shards, str(output_dir), progress)
         seconds = time.perf_counter() - started
-    finally:
-        workers.close()
+    except BaseException:
+        workers.stop()  # interrupted or failed: nothing more is written
+        raise
+    workers.close()
     peak = max((r.peak_rss_mib for r in results), default=0.0)
     return BackendRun(results, seconds, peak)
 

@@ -55,16 +55,18 @@ def run_ray(
         gpu_id = 0 if settings.gpu_id >= 0 else -1  # Ray exposes an actor's GPU as 0
         actors = [actor_class.remote(pipeline, settings, gpu_id) for _ in range(settings.n_process)]
         try:
-            ray.get([actor.ready.remote() for actor in actors])
-        except ray.exceptions.RayError as err:
-            raise ValueError(f"Ray workers could not load the pipeline: {_cause(err)}") from err
-        loaded()
-        started = time.perf_counter()
-        progress.start()
-        results = _dispatch(ray, actors, shards, str(output_dir), progress)
-        seconds = time.perf_counter() - started
-        for actor in actors:
-            ray.kill(actor)
+            try:
+                ray.get([actor.ready.remote() for actor in actors])
+            except ray.exceptions.RayError as err:
+                raise ValueError(f"Ray workers could not load the pipeline: {_cause(err)}") from err
+            loaded()
+            started = time.perf_counter()
+            progress.start()
+            results = _dispatch(ray, actors, shards, str(output_dir), progress)
+            seconds = time.perf_counter() - started
+        finally:
+            for actor in actors:  # interrupted too: no actor goes on writing
+                ray.kill(actor)
         peak = max((r.peak_rss_mib for r in results), default=0.0)
         return BackendRun(results, seconds, peak)
     finally:
