@@ -24,10 +24,20 @@ _BLOCK = 1 << 20
 
 @dataclass(frozen=True)
 class Resume:
-    """The shards to annotate; `changed` of them had an output made from other bytes."""
+    """The shards to annotate; `changed` of them had an output made from other bytes
+    (`stale`: those outputs); `fingerprints`: every shard's, to record."""
 
     todo: List[Shard]
     changed: int
+    stale: List[Path]
+    fingerprints: Dict[str, str]
+
+    def record(self, output_dir: Path) -> None:
+        """Once the run writes (its pipeline has loaded): remove the stale outputs and
+        record the fingerprints."""
+        for path in self.stale:
+            path.unlink(missing_ok=True)
+        update_manifest(output_dir, {FINGERPRINTS: self.fingerprints})
 
 
 def fingerprint(shard: Shard) -> str:
@@ -46,14 +56,15 @@ def fingerprint(shard: Shard) -> str:
 
 
 def plan_resume(output_dir: Path, shards: List[Shard], extension: str) -> Resume:
-    """Keep the outputs made from the shards' current bytes; remove the others and
-    record the current fingerprints (an input unreadable now is left to its worker)."""
+    """Which shards to annotate: those without an output, and those whose output was
+    made from other bytes (an input unreadable now is left to its worker). Nothing is
+    changed on disk until `Resume.record`."""
     path = output_dir / MANIFEST
     manifest = json.loads(path.read_text(encoding="utf8")) if path.is_file() else {}
     recorded: Dict[str, str] = manifest.get(FINGERPRINTS, {})
     current: Dict[str, str] = {}
     todo: List[Shard] = []
-    changed = 0
+    stale: List[Path] = []
     for shard in shards:
         try:
             current[shard.name] = fingerprint(shard)
@@ -63,8 +74,6 @@ def plan_resume(output_dir: Path, shards: List[Shard], extension: str) -> Resume
         if not is_complete(output_dir, shard, extension):
             todo.append(shard)
         elif recorded.get(shard.name) != current[shard.name]:
-            output_path(output_dir, shard, extension).unlink()
+            stale.append(output_path(output_dir, shard, extension))
             todo.append(shard)
-            changed += 1
-    update_manifest(output_dir, {FINGERPRINTS: {**recorded, **current}})
-    return Resume(todo, changed)
+    return Resume(todo, len(stale), stale, {**recorded, **current})

@@ -90,10 +90,12 @@ def _annotate_files(
     remove_partials(output_dir)
 
     def start_writing() -> None:
-        """Once the pipeline has loaded: record the settings, remove what --overwrite redoes."""
+        """Once the pipeline has loaded: record the settings and the shards' fingerprints,
+        remove what --overwrite redoes and the outputs of changed input."""
         update_manifest(output_dir, {"settings": recorded})
         if settings.overwrite:
             remove_outputs(output_dir, [f.extension for f in FORMATS.values()])
+        resume.record(output_dir)
 
     try:
         if STDIN in inputs:
