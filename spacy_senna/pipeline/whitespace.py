@@ -9,7 +9,7 @@ gets no span of its own and spaCy's tag "_SP" from the tagger. Training reads th
 copies (`example_words_only`), so the networks never learn from a whitespace token.
 """
 
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import IS_SPACE, TAG
@@ -33,25 +33,40 @@ def words_only(doc: Doc, attrs: Sequence[str] = ()) -> Tuple[Doc, Optional[numpy
         return doc, None
     kept = numpy.flatnonzero(~is_space)
     spaces = [bool(doc[i].whitespace_) or bool(i + 1 < len(doc) and is_space[i + 1]) for i in kept]
+    words_before = numpy.concatenate([[0], numpy.cumsum(~is_space)])
+    spans = {
+        key: [(int(words_before[s.start]), int(words_before[s.end]), s.label) for s in group]
+        for key, group in doc.spans.items()
+    }
+    starts = _kept_sentence_starts(doc, kept)
+    return copy_tokens(doc, kept, spaces, starts, attrs, spans), kept
+
+
+def copy_tokens(
+    doc: Doc,
+    kept: numpy.ndarray,
+    spaces: List[bool],
+    sent_starts: Optional[List[bool]],
+    attrs: Sequence[str],
+    spans: Dict[str, Iterable[Tuple[int, int, int]]],
+) -> Doc:
+    """A new doc of `doc`'s tokens at `kept` (ascending indices), with these `spaces`
+    and `sent_starts`, their tags and the other token attributes in `attrs`, and the span
+    groups `spans` (key -> (start, end, label id) in the new doc's offsets; empty spans
+    are dropped)."""
     words = Doc(
-        doc.vocab,
-        words=[doc[i].text for i in kept],
-        spaces=spaces,
-        sent_starts=_kept_sentence_starts(doc, kept),
+        doc.vocab, words=[doc[i].text for i in kept], spaces=spaces, sent_starts=sent_starts
     )
     if len(kept) and doc.has_annotation("TAG"):
-        words.from_array([TAG], doc.to_array([TAG])[kept].reshape(-1, 1))
+        first, last = int(kept[0]), int(kept[-1])  # read the tags of these tokens only
+        tags = doc[first : last + 1].to_array([TAG])[kept - first]
+        words.from_array([TAG], tags.reshape(-1, 1))
     for attr in set(attrs) - {"tag_"}:  # tags are copied above, as one array
         _copy_attr(doc, words, kept, attr)
-    words_before = numpy.concatenate([[0], numpy.cumsum(~is_space)])
-    for key, group in doc.spans.items():
-        spans = []
-        for span in group:
-            start, end = words_before[span.start], words_before[span.end]
-            if end > start:
-                spans.append(Span(words, int(start), int(end), label=span.label))
-        words.spans[key] = SpanGroup(words, spans=spans)
-    return words, kept
+    for key, group in spans.items():
+        found = [Span(words, start, end, label=label) for start, end, label in group if end > start]
+        words.spans[key] = SpanGroup(words, spans=found)
+    return words
 
 
 def example_words_only(example: Example, attrs: Sequence[str] = ()) -> Example:
