@@ -12,6 +12,7 @@ token, do not grow with the doc.
 from typing import Callable, Dict, List, NamedTuple, Sequence, Tuple
 
 import numpy
+from spacy.attrs import SPACY
 from spacy.tokens import Doc
 
 from ..sequences import Sequences
@@ -73,7 +74,7 @@ def part_doc(part: DocPart, attrs: Sequence[str]) -> Doc:
     """A copy of the part's tokens: its sentences, tags, the token attributes `attrs`
     and its spans of the span groups the model reads."""
     start, end = part.start, part.bounds[-1][1]
-    spaces = [bool(token.whitespace_) for token in part.doc[start:end]]
+    spaces = part.doc[start:end].to_array([SPACY]).reshape(-1).astype(bool).tolist()
     starts = numpy.zeros(end - start, dtype=bool)
     starts[[s - start for s, _ in part.bounds]] = True
     spans = {key: arrays.within(start, end) for key, arrays in part.spans.items()}

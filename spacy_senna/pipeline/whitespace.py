@@ -12,7 +12,7 @@ copies (`example_words_only`), so the networks never learn from a whitespace tok
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
-from spacy.attrs import IS_SPACE, TAG
+from spacy.attrs import IS_SPACE, ORTH, SPACY, TAG
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
 
@@ -32,7 +32,9 @@ def words_only(doc: Doc, attrs: Sequence[str] = ()) -> Tuple[Doc, Optional[numpy
     if not is_space.any():
         return doc, None
     kept = numpy.flatnonzero(~is_space)
-    spaces = [bool(doc[i].whitespace_) or bool(i + 1 < len(doc) and is_space[i + 1]) for i in kept]
+    # a kept token is followed by a space when it has one or the next token is whitespace
+    spaced = doc.to_array(SPACY).astype(bool) | numpy.append(is_space[1:], False)
+    spaces = spaced[kept].tolist()
     words_before = numpy.concatenate([[0], numpy.cumsum(~is_space)])
     spans = {
         key: [(int(words_before[s.start]), int(words_before[s.end]), s.label) for s in group]
@@ -54,12 +56,17 @@ def copy_tokens(
     and `sent_starts`, their tags and the other token attributes in `attrs`, and the span
     groups `spans` (key -> (start, end, label id) in the new doc's offsets; empty spans
     are dropped)."""
+    # the columns of the tokens from the first kept one to the last only
+    first, last = (int(kept[0]), int(kept[-1]) + 1) if len(kept) else (0, 0)
+    orths, tags = doc[first:last].to_array([ORTH, TAG])[kept - first].T
+    strings = doc.vocab.strings
     words = Doc(
-        doc.vocab, words=[doc[i].text for i in kept], spaces=spaces, sent_starts=sent_starts
+        doc.vocab,
+        words=[strings[orth] for orth in orths.tolist()],
+        spaces=spaces,
+        sent_starts=sent_starts,
     )
     if len(kept) and doc.has_annotation("TAG"):
-        first, last = int(kept[0]), int(kept[-1])  # read the tags of these tokens only
-        tags = doc[first : last + 1].to_array([TAG])[kept - first]
         words.from_array([TAG], tags.reshape(-1, 1))
     for attr in set(attrs) - {"tag_"}:  # tags are copied above, as one array
         _copy_attr(doc, words, kept, attr)
