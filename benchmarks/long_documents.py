@@ -2,6 +2,7 @@
 
 usage: python benchmarks/long_documents.py PIPELINE [--lengths 1000 10000 50000]
        [--srl-sentences 100 200 400] [--text FILE [--components NAME ...]]
+       [--exclude NAME ...]
        [--output RESULTS.json]
 
 Each measurement runs in a fresh process: load the pipeline, build one document of N
@@ -16,7 +17,8 @@ With `--text FILE` the document is instead the first N tokens of a real text (ne
 and all), with the sentences the pipeline's own components find (`nlp.max_length` is
 raised to fit), and each row also gives microseconds per token and the process' peak RSS
 (`peak_rss_mib`: the loaded pipeline, the doc and the measured run); `--components`
-picks what is measured ("pipeline": all).
+picks what is measured ("pipeline": all); `--exclude` leaves components out of the
+loaded pipeline.
 """
 
 import argparse
@@ -25,6 +27,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Sequence
 
 SENTENCE = "The company said it would buy more shares .".split()
 
@@ -47,7 +50,14 @@ def _text_doc(nlp, path: str, n_tokens: int):
     return doc[:n_tokens].as_doc()
 
 
-def measure(pipeline: str, component: str, n_tokens: int, sentences: bool, text: str = "") -> dict:
+def measure(
+    pipeline: str,
+    component: str,
+    n_tokens: int,
+    sentences: bool,
+    text: str = "",
+    exclude: Sequence[str] = (),
+) -> dict:
     """Run in this process: time `component` ("pipeline" = all) on one long doc (the
     first `n_tokens` of the file `text` when given)."""
     import spacy
@@ -57,7 +67,7 @@ def measure(pipeline: str, component: str, n_tokens: int, sentences: bool, text:
     import spacy_senna  # noqa: F401
 
     torch.set_num_threads(1)
-    nlp = spacy.load(pipeline)
+    nlp = spacy.load(pipeline, exclude=list(exclude))
     if text:
         doc = _text_doc(nlp, text, n_tokens)
     else:
@@ -87,10 +97,19 @@ def measure(pipeline: str, component: str, n_tokens: int, sentences: bool, text:
     }
 
 
-def _child(pipeline: str, component: str, n_tokens: int, sentences: bool, text: str = "") -> dict:
+def _child(
+    pipeline: str,
+    component: str,
+    n_tokens: int,
+    sentences: bool,
+    text: str = "",
+    exclude: Sequence[str] = (),
+) -> dict:
     cmd = [sys.executable, __file__, pipeline, "--child", component, str(n_tokens), str(sentences)]
     if text:
         cmd += ["--text", text]
+    if exclude:
+        cmd += ["--exclude", *exclude]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -102,16 +121,18 @@ def main() -> None:
     p.add_argument("--srl-sentences", type=int, nargs="+", default=[100, 200, 400])
     p.add_argument("--text", default="", help="a text file: documents of its first tokens")
     p.add_argument("--components", nargs="+", help="with --text: the components to measure")
+    p.add_argument("--exclude", nargs="+", default=[], help="components not to load")
     p.add_argument("--output", help="also write the results as JSON")
     p.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
         component, n, sentences = args.child[0], int(args.child[1]), args.child[2] == "True"
-        print(json.dumps(measure(args.pipeline, component, n, sentences, args.text)))
+        row = measure(args.pipeline, component, n, sentences, args.text, args.exclude)
+        print(json.dumps(row))
         return
     import spacy
 
-    names = spacy.load(args.pipeline).pipe_names
+    names = spacy.load(args.pipeline, exclude=args.exclude).pipe_names
     if args.text:
         _text_rows(args, args.components or [*names, "pipeline"])
         return
@@ -144,7 +165,7 @@ def _text_rows(args: argparse.Namespace, components: list) -> None:
     print(f"{'component':>16} {'tokens':>8} {'seconds':>9} {'us/token':>9} {'peak RSS MiB':>12}")
     for component in components:
         for n in args.lengths:
-            row = _child(args.pipeline, component, n, True, args.text)
+            row = _child(args.pipeline, component, n, True, args.text, args.exclude)
             results.append(row)
             print(
                 f"{component:>16} {n:>8} {row['seconds']:>9.2f} {row['us_per_token']:>9.1f} "
