@@ -219,15 +219,14 @@ class SennaParser(BiluoTagSet, SequenceLabeler):
         """The level copies (window network), or each with its pinned predicate."""
         return [(doc, [0] if len(doc) else []) for doc in docs] if self._reads_pairs else docs
 
-    def input_items(self, doc: Doc) -> List[Any]:
-        """A level copy's one model input."""
-        return self.model_input([doc])
-
-    def item_shapes(self, items: List[Any]) -> List[Tuple[int, int]]:
-        """(rows, longest row) of each model input: one row per level copy."""
-        if self._reads_pairs:
-            return [(1, len(doc)) if len(doc) else (0, 0) for doc, _ in items]
-        return super().item_shapes(items)
+    def input_items(
+        self, doc: Doc, bounds: List[Tuple[int, int]]
+    ) -> List[Tuple[Any, Tuple[int, int]]]:
+        """A level copy's one model input, with its (rows, longest row): one row."""
+        shape = (1, len(doc)) if len(doc) else (0, 0)
+        if not self._reads_pairs:
+            shape = (len(bounds), max((end - start for start, end in bounds), default=0))
+        return [(self.model_input([doc])[0], shape)]
 
     # -- training -------------------------------------------------------------------------
 

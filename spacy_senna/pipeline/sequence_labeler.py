@@ -36,6 +36,7 @@ from ..threads import inference_lock, torch_threads
 from .batching import bounded_batches, decode_calls, decode_groups, row_cost
 from .defaults import WORD_CAPS_FEATURES, default_model_config
 from .model_file import ChecksModelFile
+from .parts import DocPart, doc_parts, fits_one_call, in_doc_offsets, part_doc
 from .rows import Row, initialize_examples, rows_per_doc, same_tokens
 from .whitespace import example_words_only, words_only
 
@@ -236,20 +237,35 @@ class SequenceLabeler(ChecksModelFile, TrainablePipe):
 
     def model_calls(self, docs: List[Doc]) -> Iterator[Tuple[List[Tuple[int, Any]], Sequences]]:
         """The network's scores of `docs`, call by call: each input batch (doc index,
-        item) with its Sequences."""
+        item) with its Sequences, whose rows are in their docs' token offsets."""
         for batch in self.input_batches(docs):
-            yield batch, self.model.predict([item for _, item in batch])
+            inputs = [self.item_input(item) for _, item in batch]
+            scores = self.model.predict([model_input for model_input, _ in inputs])
+            yield batch, in_doc_offsets(scores, [offset for _, offset in inputs])
 
-    def input_items(self, doc: Doc) -> List[Any]:
-        """The model inputs of one doc at prediction time (SRL: predicates in chunks)."""
-        return [doc]
+    def input_items(
+        self, doc: Doc, bounds: List[Tuple[int, int]]
+    ) -> List[Tuple[Any, Tuple[int, int]]]:
+        """The model inputs of one doc at prediction time, each with its (rows, longest
+        row): the doc itself, or when its sentences `bounds` do not fit one model call,
+        its parts (`parts.py`; not for a network that reads the whole doc's context)."""
+        shape = (len(bounds), max((end - start for start, end in bounds), default=0))
+        whole = self.model.attrs.get("doc_context") or len(bounds) < 2
+        if whole or fits_one_call(shape, self.row_cost):
+            return [(doc, shape)]
+        return [(part, part.shape) for part in self.doc_parts(doc, bounds)]
 
-    def item_shapes(self, items: List[Any]) -> List[Tuple[int, int]]:
-        """(rows, longest row) of each model input item."""
-        return [
-            (len(bounds), max((end - start for start, end in bounds), default=0))
-            for bounds in sequence_bounds_of(items)
-        ]
+    def doc_parts(self, doc: Doc, bounds: List[Tuple[int, int]]) -> List[DocPart]:
+        """The doc's sentences `bounds` in parts that each fit one model call."""
+        features = self.model.attrs["featurizer"].features.values()
+        keys = [f.spans_key for f in features if getattr(f, "spans_key", None)]
+        return doc_parts(doc, bounds, self.row_cost, keys)
+
+    def item_input(self, item: Any) -> Tuple[Any, int]:
+        """What the model reads of an input item, and the doc offset of its first token."""
+        if isinstance(item, DocPart):
+            return part_doc(item, self.input_attrs), item.start
+        return item, 0
 
     def row_cost(self, length: int) -> int:
         """Working floats of one row of `length` tokens while predicting (an estimate)."""
@@ -258,8 +274,11 @@ class SequenceLabeler(ChecksModelFile, TrainablePipe):
     def input_batches(self, docs: List[Doc]) -> Iterator[List[Tuple[int, Any]]]:
         """(doc index, item) groups in doc order, each within MAX_PREDICT_FLOATS (a group
         holds at least one item)."""
-        items = [(d, item) for d, doc in enumerate(docs) for item in self.input_items(doc)]
-        shapes = self.item_shapes([item for _, item in items])
+        items, shapes = [], []
+        for d, (doc, bounds) in enumerate(zip(docs, sequence_bounds_of(docs))):
+            for item, shape in self.input_items(doc, bounds):
+                items.append((d, item))
+                shapes.append(shape)
         return bounded_batches(items, shapes, self.row_cost)
 
     def row_results(self, calls: List[Sequences]) -> List[Any]:

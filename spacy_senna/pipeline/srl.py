@@ -10,7 +10,7 @@ predicates, as in CoNLL-2005), otherwise from tokens whose `tag_` starts with "V
 (SENNA's `-posvbs`; needs a tagger such as senna_tagger before this component).
 """
 
-from typing import Callable, Iterable, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, Callable, Iterable, List, NamedTuple, Optional, Tuple, Union
 
 import numpy
 from spacy.attrs import TAG
@@ -21,10 +21,10 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
 from ..frames import frame_key, frame_keys
-from ..sequences import sequence_bounds
 from ..tags import Chunk, chunks_to_biluo
 from . import batching
 from .defaults import WORD_CAPS_FEATURES
+from .parts import DocPart, fits_one_call, part_doc
 from .rows import Row, same_tokens
 from .span_scores import RowChunks
 from .spans import Ranked, SpanLabeler, non_overlapping
@@ -170,13 +170,17 @@ class SennaSRL(SpanLabeler):
         """Each doc with its predicates: one row per predicate."""
         return [(doc, self.predicates(doc)) for doc in docs]
 
-    def input_items(self, doc: Doc) -> List[Tuple[Doc, List[int]]]:
-        """The doc's predicates in chunks that fit one model call; predicates in sentences
-        longer than `max_sentence_length` are left without a frame (with a warning)."""
+    def input_items(
+        self, doc: Doc, bounds: List[Tuple[int, int]]
+    ) -> List[Tuple[Any, Tuple[int, int]]]:
+        """The doc's predicates in chunks that fit one model call, each with its (rows,
+        longest row); a doc whose sentences `bounds` do not fit one call is cut into parts
+        first (`parts.py`). Predicates in sentences longer than `max_sentence_length` are
+        left without a frame (with a warning)."""
         predicates = self.predicates(doc)
         if not predicates:
-            return [(doc, [])]
-        lengths = _sentence_lengths(doc)
+            return [((doc, []), (0, 0))]
+        lengths = _sentence_lengths(bounds)
         limit = self.cfg["max_sentence_length"]
         if limit:
             too_long = [p for p in predicates if lengths[p] > limit]
@@ -189,15 +193,40 @@ class SennaSRL(SpanLabeler):
                     "sentencizer or parser before the tagger) or raise max_sentence_length.",
                 )
                 predicates = [p for p in predicates if lengths[p] <= limit]
-        longest = int(max(lengths[p] for p in predicates)) if predicates else 0
+        if not predicates:
+            return [((doc, []), (0, 0))]
+        shape = (len(bounds), max(end - start for start, end in bounds))
+        if fits_one_call(shape, self.row_cost):
+            return self._chunks(doc, predicates, lengths, 0)
+        items = []
+        order = numpy.array(predicates)
+        for part in self.doc_parts(doc, bounds):
+            first, last = numpy.searchsorted(order, [part.start, part.bounds[-1][1]])
+            items.extend(self._chunks(part, predicates[first:last], lengths, part.start))
+        return items
+
+    def _chunks(
+        self, source: Any, predicates: List[int], lengths: numpy.ndarray, offset: int
+    ) -> List[Tuple[Any, Tuple[int, int]]]:
+        """(source, predicates) items of at most one call's rows each, with their shapes:
+        the predicates (doc offsets) in `source` (the doc, or a part at `offset`) as its
+        offsets; `lengths`: the sentence length at each token of the doc."""
+        if not predicates:
+            return []
+        longest = int(lengths[predicates].max())
         size = max(1, batching.MAX_PREDICT_FLOATS // self.row_cost(longest))
-        return [(doc, predicates[i : i + size]) for i in range(0, len(predicates), size)] or [
-            (doc, [])
+        chunks = [predicates[i : i + size] for i in range(0, len(predicates), size)]
+        return [
+            ((source, [p - offset for p in chunk]), (len(chunk), int(lengths[chunk].max())))
+            for chunk in chunks
         ]
 
-    def item_shapes(self, items: List[Tuple[Doc, List[int]]]) -> List[Tuple[int, int]]:
-        """(predicates, longest of their sentences) of each item."""
-        return [_predicates_shape(doc, predicates) for doc, predicates in items]
+    def item_input(self, item: Tuple[Any, List[int]]) -> Tuple[Any, int]:
+        """The (doc, predicates) the model reads of an item, and its doc offset."""
+        source, predicates = item
+        if isinstance(source, DocPart):
+            return (part_doc(source, self.input_attrs), predicates), source.start
+        return item, 0
 
     # -- labels and gold ------------------------------------------------------------------
 
@@ -282,17 +311,7 @@ class SennaSRL(SpanLabeler):
                 pending.add(doc, [frame.row for frame in frames], groups)
 
 
-def _sentence_lengths(doc: Doc) -> numpy.ndarray:
-    """The length of each token's sentence (the whole doc without sentence boundaries)."""
-    lengths = numpy.zeros(len(doc), dtype="int64")
-    for start, end in sequence_bounds(doc):
-        lengths[start:end] = end - start
-    return lengths
-
-
-def _predicates_shape(doc: Doc, predicates: List[int]) -> Tuple[int, int]:
-    """(predicates, longest of their sentences)."""
-    if not predicates:
-        return 0, 0
-    lengths = _sentence_lengths(doc)
-    return len(predicates), int(max(lengths[p] for p in predicates))
+def _sentence_lengths(bounds: List[Tuple[int, int]]) -> numpy.ndarray:
+    """The length of each token's sentence, from a doc's sentences `bounds`."""
+    lengths = numpy.array([end - start for start, end in bounds], dtype="int64")
+    return numpy.repeat(lengths, lengths)

@@ -9,10 +9,10 @@ gets no span of its own and spaCy's tag "_SP" from the tagger. Training reads th
 copies (`example_words_only`), so the networks never learn from a whitespace token.
 """
 
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
-from spacy.attrs import IS_SPACE, TAG
+from spacy.attrs import IS_SPACE, ORTH, SPACY, TAG
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
 
@@ -32,26 +32,48 @@ def words_only(doc: Doc, attrs: Sequence[str] = ()) -> Tuple[Doc, Optional[numpy
     if not is_space.any():
         return doc, None
     kept = numpy.flatnonzero(~is_space)
-    spaces = [bool(doc[i].whitespace_) or bool(i + 1 < len(doc) and is_space[i + 1]) for i in kept]
+    # a kept token is followed by a space when it has one or the next token is whitespace
+    spaced = doc.to_array(SPACY).astype(bool) | numpy.append(is_space[1:], False)
+    spaces = spaced[kept].tolist()
+    words_before = numpy.concatenate([[0], numpy.cumsum(~is_space)])
+    spans = {
+        key: [(int(words_before[s.start]), int(words_before[s.end]), s.label) for s in group]
+        for key, group in doc.spans.items()
+    }
+    starts = _kept_sentence_starts(doc, kept)
+    return copy_tokens(doc, kept, spaces, starts, attrs, spans), kept
+
+
+def copy_tokens(
+    doc: Doc,
+    kept: numpy.ndarray,
+    spaces: List[bool],
+    sent_starts: Optional[List[bool]],
+    attrs: Sequence[str],
+    spans: Dict[str, Iterable[Tuple[int, int, int]]],
+) -> Doc:
+    """A new doc of `doc`'s tokens at `kept` (ascending indices), with these `spaces`
+    and `sent_starts`, their tags and the other token attributes in `attrs`, and the span
+    groups `spans` (key -> (start, end, label id) in the new doc's offsets; empty spans
+    are dropped)."""
+    # the columns of the tokens from the first kept one to the last only
+    first, last = (int(kept[0]), int(kept[-1]) + 1) if len(kept) else (0, 0)
+    orths, tags = doc[first:last].to_array([ORTH, TAG])[kept - first].T
+    strings = doc.vocab.strings
     words = Doc(
         doc.vocab,
-        words=[doc[i].text for i in kept],
+        words=[strings[orth] for orth in orths.tolist()],
         spaces=spaces,
-        sent_starts=_kept_sentence_starts(doc, kept),
+        sent_starts=sent_starts,
     )
     if len(kept) and doc.has_annotation("TAG"):
-        words.from_array([TAG], doc.to_array([TAG])[kept].reshape(-1, 1))
+        words.from_array([TAG], tags.reshape(-1, 1))
     for attr in set(attrs) - {"tag_"}:  # tags are copied above, as one array
         _copy_attr(doc, words, kept, attr)
-    words_before = numpy.concatenate([[0], numpy.cumsum(~is_space)])
-    for key, group in doc.spans.items():
-        spans = []
-        for span in group:
-            start, end = words_before[span.start], words_before[span.end]
-            if end > start:
-                spans.append(Span(words, int(start), int(end), label=span.label))
-        words.spans[key] = SpanGroup(words, spans=spans)
-    return words, kept
+    for key, group in spans.items():
+        found = [Span(words, start, end, label=label) for start, end, label in group if end > start]
+        words.spans[key] = SpanGroup(words, spans=found)
+    return words
 
 
 def example_words_only(example: Example, attrs: Sequence[str] = ()) -> Example:

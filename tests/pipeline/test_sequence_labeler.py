@@ -114,6 +114,40 @@ def test_bounded_model_calls_give_the_same_annotations(ner_nlp, monkeypatch):
 
 
 @pytest.mark.parametrize("component", ["senna_ner", "senna_chunker"])
+def test_a_doc_over_the_call_bound_is_labelled_in_bounded_calls_as_its_sentences_alone(
+    component, request, monkeypatch
+):
+    """A doc whose sentences do not fit one model call goes through the network in
+    several calls, each within MAX_PREDICT_FLOATS, and every sentence gets the spans and
+    probabilities it gets labelled alone (a newline token inside one included)."""
+    nlp = request.getfixturevalue("ner_nlp" if component == "senna_ner" else "chunker_nlp")
+    labeler = nlp.get_pipe(component)
+    sentences = [long_words(n) for n in (12, 30, 7, 45, 20, 9) * 3]
+    sentences[4][5] = "\n"
+    words = [w for sentence in sentences for w in sentence]
+    starts = [i == 0 for sentence in sentences for i in range(len(sentence))]
+    bound = 3 * labeler.row_cost(45)  # three of the longest sentence
+    monkeypatch.setattr(batching, "MAX_PREDICT_FLOATS", bound)
+
+    def tagged(words, sent_starts=None):
+        return Doc(nlp.vocab, words=words, tags=["NNP"] * len(words), sent_starts=sent_starts)
+
+    doc = tagged(words, starts)
+    shapes = [tuple(scores.emissions.shape[:2]) for _, scores in labeler.model_calls([doc])]
+    assert len(shapes) > 1
+    assert all(rows * labeler.row_cost(longest) <= bound for rows, longest in shapes)
+    key = "senna_ents" if component == "senna_ner" else "chunks"
+    group = nlp(doc).spans[key]
+    spans, scores, offset = [], [], 0
+    for alone in nlp.pipe(tagged(sentence) for sentence in sentences):
+        spans += [(s.start + offset, s.end + offset, s.label_) for s in alone.spans[key]]
+        scores.append(alone.spans[key].attrs["scores"])
+        offset += len(alone)
+    assert spans and [(s.start, s.end, s.label_) for s in group] == spans
+    numpy.testing.assert_allclose(group.attrs["scores"], numpy.concatenate(scores), atol=1e-5)
+
+
+@pytest.mark.parametrize("component", ["senna_ner", "senna_chunker"])
 def test_span_probabilities_of_a_long_sequence_are_exact(component, request):
     """One 5,000-token row (no sentence boundaries): the spans' probabilities from the
     linear forward-backward pass equal exact log-space clamped partition functions."""

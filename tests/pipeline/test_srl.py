@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy
 import pytest
 import spacy
 import torch
@@ -13,7 +14,9 @@ from spacy.training import Example
 from spacy.util import make_tempdir
 
 import spacy_senna  # noqa: F401
+from spacy_senna import models
 from spacy_senna.models import get_net
+from spacy_senna.pipeline import batching
 from spacy_senna.readers import copy_inputs
 from spacy_senna.sequences import featurize_predicates
 
@@ -269,6 +272,39 @@ def test_a_sentence_of_300_tokens_gets_every_frame_and_batching_changes_nothing(
     assert batched[1] == frames and batched[0] == srl_frames_of(
         nlp(input_doc(nlp, SENTENCES[2][0], [1]))
     )
+
+
+def test_a_doc_over_the_call_bound_is_labelled_in_parts_as_its_sentences_alone(
+    trained, srl_frames_of, monkeypatch
+):
+    """A doc whose sentences do not fit one model call is read in parts (each call
+    featurizes a few of its sentences, not the whole doc), and every sentence gets the
+    frames it gets labelled alone."""
+    nlp, _ = trained
+    srl = nlp.get_pipe("senna_srl")
+    sentences = [SENTENCES[i % len(SENTENCES)] for i in range(12)]
+    words = [w for sentence, _, _ in sentences for w in sentence]
+    starts = [i == 0 for sentence, _, _ in sentences for i in range(len(sentence))]
+    offsets = numpy.cumsum([0] + [len(sentence) for sentence, _, _ in sentences])
+    predicates = [p + offset for (_, _, frames), offset in zip(sentences, offsets) for p in frames]
+    monkeypatch.setattr(batching, "MAX_PREDICT_FLOATS", 2 * srl.row_cost(9))
+    read = []
+
+    def recorded(model, pairs, train):
+        read.extend(len(doc) for doc, _ in pairs)
+        return featurize_predicates(model, pairs, train)
+
+    monkeypatch.setattr(models, "featurize_predicates", recorded)
+    doc = Doc(nlp.vocab, words=words, sent_starts=starts)
+    doc.spans["srl_predicates"] = [Span(doc, p, p + 1) for p in predicates]
+    doc = nlp(doc)
+    assert len(read) > 1 and max(read) <= 2 * 9
+    expected = {}
+    for (sentence, _, frames), offset in zip(sentences, offsets):
+        alone = srl_frames_of(nlp(input_doc(nlp, sentence, list(frames))))
+        for p, args in alone.items():
+            expected[p + offset] = sorted((label, s + offset, e + offset) for label, s, e in args)
+    assert srl_frames_of(doc) == expected
 
 
 def test_a_tagged_doc_without_verbs_gets_no_frames_and_no_warning(trained, recwarn):
