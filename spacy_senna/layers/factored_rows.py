@@ -9,7 +9,9 @@ three parts: the words' part is computed once per word of the batch (shared by e
 of its sentence), the context's once per row, the distance's once per distance; a gather
 and two sums put them together for each position. The recurrence then runs as PyTorch's
 packed LSTM runs it (`lstm_direction`: the same operations, step by step), so the layer's
-output differs from `nn.LSTM`'s only in how those sums round (about 1e-6).
+output differs from `nn.LSTM`'s only in how those sums round (about 1e-6). A few rows (one
+doc labelled at a time) run the recurrence as one compiled loop instead (`lstm_compiled`),
+which again differs in rounding only.
 
 Inference on a CPU only: training goes through `nn.LSTM` itself (its gradients, its
 speed), and so does a GPU, where cuDNN runs the whole recurrence in one call and a step
@@ -20,6 +22,12 @@ from typing import List
 
 import torch
 from torch import Tensor, nn
+
+from .lstm_compiled import compiled_direction
+
+#: a batch of at most this many rows (one doc's predicates) runs its recurrence compiled
+#: (`lstm_compiled`); more rows step through PyTorch's cell, whose matrix products win
+COMPILED_MAX_ROWS = 16
 
 
 def factored_first_layer(
@@ -57,10 +65,15 @@ def factored_first_layer(
     )
     forward, backward = gates.chunk(2, dim=1)
     sizes = batch_sizes.tolist()
+    direction = (
+        compiled_direction
+        if sizes and sizes[0] <= COMPILED_MAX_ROWS and gates.dtype == torch.float32
+        else lstm_direction
+    )
     return torch.cat(
         [
-            lstm_direction(forward, sizes, lstm.weight_hh_l0, lstm.bias_hh_l0, reverse=False),
-            lstm_direction(
+            direction(forward, sizes, lstm.weight_hh_l0, lstm.bias_hh_l0, reverse=False),
+            direction(
                 backward, sizes, lstm.weight_hh_l0_reverse, lstm.bias_hh_l0_reverse, reverse=True
             ),
         ],
