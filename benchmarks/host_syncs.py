@@ -7,9 +7,10 @@ On a GPU, reading a tensor's value on the host (`item`, `tolist`, `bool`, `int`,
 boolean indexing, ...) waits until the queued kernels have run. This pipes the texts
 (one per line) through each component in turn, in batches, under a TorchFunctionMode
 that counts those calls per component and names the lines of spacy_senna that make them,
-so the count a GPU run would pay is known before a GPU is lent. `--gpu-paths` has the
-transition blocks take the dense max-plus step a GPU takes (the CPU's pruned step reads
-a bound per step) and keeps small decodes out of NumPy (a CPU-only path), so the counts
+so the count a GPU run would pay is known before a GPU is lent. `--gpu-paths` decodes
+with the packed torch decoder a GPU takes (a CPU decodes compiled, reading the scores
+once), its transition blocks taking the dense max-plus step (the CPU's pruned step reads
+a bound per step), and keeps small decodes out of NumPy (a CPU-only path), so the counts
 are the GPU's.
 """
 
@@ -64,6 +65,10 @@ class HostSyncCounter(TorchFunctionMode):
         return func(*args, **(kwargs or {}))
 
 
+def _never(*_: Any) -> bool:
+    return False
+
+
 def count_host_syncs(
     pipeline: str, texts: List[str], batch_size: int = 256, gpu_paths: bool = False
 ) -> Dict[str, Any]:
@@ -74,7 +79,10 @@ def count_host_syncs(
     docs = [nlp.make_doc(text) for text in texts]
     counter = HostSyncCounter()
     if gpu_paths:
-        from spacy_senna.layers import crf_viterbi, transition_blocks
+        from spacy_senna.layers import crf, crf_viterbi, transition_blocks
+
+        compiled = crf._decodes_compiled
+        crf._decodes_compiled = _never  # a GPU decodes with the packed torch decoder
 
         pruned = transition_blocks.TransitionBlocks._block_max_plus
         transition_blocks.TransitionBlocks._block_max_plus = (
@@ -94,6 +102,7 @@ def count_host_syncs(
         if gpu_paths:
             transition_blocks.TransitionBlocks._block_max_plus = pruned
             crf_viterbi.SMALL_VITERBI_FLOATS = small
+            crf._decodes_compiled = compiled
     per_component: Counter = Counter()
     for (name, _), n in counter.counts.items():
         per_component[name] += n
