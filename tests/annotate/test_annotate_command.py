@@ -298,11 +298,14 @@ def test_killed_worker_processes_lose_only_their_shards_and_are_replaced(
     settings = AnnotateSettings(batch_size=4, n_process=2)
     out = tmp_path / "out"
     summary = run_and_kill_the_workers(pipeline_dir, inputs, out, settings)
-    assert len(summary.failures) == 2
+    assert len(summary.failures) == 2  # each killed worker held one shard
     assert all("worker process died (killed by signal 9)" in f for _, f in summary.failures)
-    assert len(list(out.glob("*.senna"))) == 38  # the new workers annotated the rest
+    # the new workers annotated the rest; a killed worker may have written its shard
+    # just before the signal (two workers finishing their first shards together)
+    written = len(list(out.glob("*.senna")))
+    assert 38 <= written <= 40
     again = annotate(str(pipeline_dir), inputs, out, settings)  # redoes the lost shards only
-    assert not again.failures and again.shards_skipped == 38
+    assert not again.failures and again.shards_skipped == written
     assert len(list(out.glob("*.senna"))) == 40
 
 
@@ -321,9 +324,10 @@ def test_workers_that_cannot_be_replaced_fail_the_shards_left(pipeline_dir, writ
 
     summary = run_and_kill_the_workers(pipeline, inputs, out, settings, break_the_pipeline)
     written = len(list(out.glob("*.senna")))
-    assert written + len(summary.failures) == 40
     left = [error for _, error in summary.failures if "no worker process left" in error]
-    assert len(left) == 40 - written - 2
+    killed = len(summary.failures) - len(left)
+    assert killed == 2  # each killed worker held one shard (perhaps just written)
+    assert 40 - killed <= written + len(left) <= 40
     assert all("a new one could not load" in error for error in left)
 
 
