@@ -477,3 +477,13 @@ def test_call_latency_times_one_doc_at_a_time(load_script):
     assert result["four"] > 0 and result["three"] > 0
     with pytest.raises(ValueError, match="No texts"):
         script.call_latency([], rounds=1, pipeline=pipeline, anchor=pipeline)
+
+
+def test_layer_flatness_times_each_layer_per_token_at_each_length(load_script):
+    script = load_script(BENCHMARKS / "layer_flatness.py")
+    text = "Angela Merkel visited Paris on Monday. He sold the old house. " * 20
+    times = script.layer_times(str(bundled_path()), text, [20, 80], ["senna_ner"], rounds=1)
+    assert set(times) == {("senna_ner", 20), ("senna_ner", 80)}
+    assert all(t > 0 for t in times.values())
+    with pytest.raises(ValueError, match="fewer than"):
+        script.layer_times(str(bundled_path()), "Too short.", [20], ["senna_ner"], rounds=1)
