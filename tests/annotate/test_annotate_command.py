@@ -298,12 +298,12 @@ def test_killed_worker_processes_lose_only_their_shards_and_are_replaced(
     settings = AnnotateSettings(batch_size=4, n_process=2)
     out = tmp_path / "out"
     summary = run_and_kill_the_workers(pipeline_dir, inputs, out, settings)
-    assert len(summary.failures) == 2  # each killed worker held one shard
+    # a killed worker held at most one shard (none if the signal came between two), and
+    # may have written it just before the signal; the new workers annotated the rest
+    assert 1 <= len(summary.failures) <= 2
     assert all("worker process died (killed by signal 9)" in f for _, f in summary.failures)
-    # the new workers annotated the rest; a killed worker may have written its shard
-    # just before the signal (two workers finishing their first shards together)
     written = len(list(out.glob("*.senna")))
-    assert 38 <= written <= 40
+    assert 40 - len(summary.failures) <= written <= 40
     again = annotate(str(pipeline_dir), inputs, out, settings)  # redoes the lost shards only
     assert not again.failures and again.shards_skipped == written
     assert len(list(out.glob("*.senna"))) == 40
@@ -326,7 +326,7 @@ def test_workers_that_cannot_be_replaced_fail_the_shards_left(pipeline_dir, writ
     written = len(list(out.glob("*.senna")))
     left = [error for _, error in summary.failures if "no worker process left" in error]
     killed = len(summary.failures) - len(left)
-    assert killed == 2  # each killed worker held one shard (perhaps just written)
+    assert 1 <= killed <= 2  # a killed worker held at most one shard (perhaps just written)
     assert 40 - killed <= written + len(left) <= 40
     assert all("a new one could not load" in error for error in left)
 
