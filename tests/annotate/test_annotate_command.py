@@ -281,7 +281,7 @@ def run_and_kill_the_workers(pipeline, inputs, out, settings, before_kill=lambda
     before_kill()
     for worker in workers:
         os.kill(worker.pid, signal.SIGKILL)
-    run.join(timeout=120)
+    run.join(timeout=300)  # replacements import torch and spaCy: slow on a loaded machine
     assert not run.is_alive(), "the run did not finish after its workers were killed"
     (summary,) = runs
     return summary
