@@ -10,7 +10,7 @@ path is all -1, its marginals are all 0 and its k-best scores are 0 (first) then
 The partition function is in `crf_partition`, decoding in `crf_viterbi`.
 """
 
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor, nn
@@ -67,7 +67,7 @@ class CRF(nn.Module):
         self.register_buffer("trans_penalty", torch.zeros(n_tags, n_tags))
         self.register_buffer("start_penalty", torch.zeros(n_tags))
         self.register_buffer("end_penalty", torch.zeros(n_tags))
-        self._blocks: Optional[Tuple[Tensor, TransitionBlocks]] = None
+        self._blocks: Optional[Tuple[Tuple[Tensor, ...], TransitionBlocks]] = None
         self._compiled: Optional[Tuple[Tuple[Tensor, ...], CompiledTransitions]] = None
         self.set_constraints(allowed_transitions, allowed_start, allowed_end)
 
@@ -101,17 +101,11 @@ class CRF(nn.Module):
     def _transition_blocks(self, transitions: Tensor) -> TransitionBlocks:
         """The `TransitionBlocks` of `transitions`, kept while the matrix stays the same
         (labelling decodes batch after batch with one matrix; training changes it)."""
-        if self._blocks is not None:
-            kept, blocks = self._blocks
-            if (
-                kept.device == transitions.device
-                and kept.dtype == transitions.dtype
-                and torch.equal(kept, transitions)
-            ):
-                return blocks
-        blocks = TransitionBlocks(transitions, torch.isfinite(transitions))
-        self._blocks = (transitions.detach().clone(), blocks)
-        return blocks
+        return self._kept(
+            "_blocks",
+            (transitions,),
+            lambda: TransitionBlocks(transitions, torch.isfinite(transitions)),
+        )
 
     def _compiled_transitions(
         self, transitions: Tensor, start: Tensor, end: Optional[Tensor]
@@ -119,13 +113,22 @@ class CRF(nn.Module):
         """`transitions`, `start` and `end` laid out for the compiled decoder, kept while
         they stay the same (as `_transition_blocks`)."""
         key = (transitions, start) if end is None else (transitions, start, end)
-        if self._compiled is not None:
-            kept, compiled = self._compiled
-            if len(kept) == len(key) and all(torch.equal(a, b) for a, b in zip(kept, key)):
-                return compiled
-        compiled = compile_transitions(transitions, start, end)
-        self._compiled = (tuple(t.detach().clone() for t in key), compiled)
-        return compiled
+        return self._kept("_compiled", key, lambda: compile_transitions(transitions, start, end))
+
+    def _kept(self, slot: str, key: Tuple[Tensor, ...], build: Callable[[], Any]) -> Any:
+        """What `build` makes of the tensors `key`, kept in `slot` with a copy of them and
+        made again when they change (same device, dtype and values, or not kept)."""
+        held = getattr(self, slot)
+        if held is not None:
+            kept, value = held
+            if len(kept) == len(key) and all(
+                a.device == b.device and a.dtype == b.dtype and torch.equal(a, b)
+                for a, b in zip(kept, key)
+            ):
+                return value
+        value = build()
+        setattr(self, slot, (tuple(t.detach().clone() for t in key), value))
+        return value
 
     # -- scores ---------------------------------------------------------------------------
 
