@@ -43,7 +43,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from spacy_senna.text_input import open_text
+from spacy_senna.io.text_input import open_text
 
 
 def write_slice(source: Path, target: Path, words: int) -> int:

@@ -23,7 +23,7 @@ from typing import Iterator, List
 
 import numpy
 
-from spacy_senna.lexicon import PADDING, SPECIALS
+from spacy_senna.layers.lexicon import PADDING, SPECIALS
 from spacy_senna.lm.corpus import EncodedCorpus
 
 UNKNOWN_WORD = "<unk>"

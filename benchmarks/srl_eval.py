@@ -30,10 +30,10 @@ from pipelines import put_before
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from spacy_senna.frames import frame_chunks, frame_keys
-from spacy_senna.readers import create_corpus_with_inputs
+from spacy_senna.io.readers import create_corpus_with_inputs
 from spacy_senna.scoring import props as props_format
 from spacy_senna.scoring import score_srl, srl_eval
+from spacy_senna.srl.frames import frame_chunks, frame_keys
 
 ROW = re.compile(
     r"^\s*(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", re.MULTILINE

@@ -5,22 +5,17 @@ scorers; installed entry points make `spacy train` and `spacy.load` find them wi
 `--code`.
 """
 
-from . import (  # noqa: F401
-    allocator,
-    architectures,
-    features,
-    gazetteer,
-    models,
-    readers,
-    release_memory,
-    scoring,
-    word_table,
-)
+# importing these registers the factories' networks, features, readers, scorers and callbacks
+from . import features, scoring  # noqa: F401
 from .about import __version__
-from .frames import SrlFrame, srl_frames
+from .features import gazetteer  # noqa: F401
+from .io import readers  # noqa: F401
 from .layers.crf import CRF
+from .models import architectures, word_table  # noqa: F401
 from .pipeline import SennaChunker, SennaNER, SennaSRL, SennaTagger, SennaWarning, SennaWords
-from .render import render_frames
+from .runtime import allocator, release_memory  # noqa: F401
+from .srl.frames import SrlFrame, srl_frames
+from .srl.render import render_frames
 
 __all__ = [
     "__version__",

@@ -15,7 +15,7 @@ from spacy_senna.layers import precision
 from spacy_senna.layers.level_heads import LevelHeadsNetwork
 from spacy_senna.layers.sentence import SentenceNetwork
 from spacy_senna.layers.window import WindowNetwork, flatten_windows
-from spacy_senna.models import get_net
+from spacy_senna.models.senna_model import get_net
 
 SENNA = ("senna_tagger", "senna_chunker", "senna_ner", "senna_srl")
 TEXTS = ["John Smith visited Paris today.", "Mary saw the big house in Berlin."]

@@ -16,7 +16,7 @@ from spacy.tokens import Doc, DocBin, Span
 from spacy.vocab import Vocab
 
 from spacy_senna.bundled import bundled_path
-from spacy_senna.noun_chunks import read_noun_chunks_from
+from spacy_senna.syntax.noun_chunks import read_noun_chunks_from
 
 PROJECT = Path(__file__).resolve().parent.parent / "projects" / "open"
 
@@ -238,9 +238,9 @@ def _parser_pipeline(path: Path) -> Path:
     """A pipeline with an initialized (untrained) senna_parser, saved to `path`."""
     from spacy.training import Example
 
-    from spacy_senna.converters.trees import tree_doc
-    from spacy_senna.readers import copy_inputs, gold_tokens
-    from spacy_senna.trees import parse_tree
+    from spacy_senna.io.converters.trees import tree_doc
+    from spacy_senna.io.readers import copy_inputs, gold_tokens
+    from spacy_senna.syntax.trees import parse_tree
 
     nlp = spacy.blank("en")
     nlp.add_pipe("senna_parser")

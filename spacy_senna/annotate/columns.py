@@ -10,7 +10,7 @@ from typing import Callable, Dict, Iterable, List, Sequence, Tuple
 
 from spacy.tokens import Doc, Span
 
-from ..constituents import Bracket
+from ..syntax.constituents import Bracket
 
 SCHEMES = ("iobes", "iob2", "brackets")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import List, Sequence
 
-from ..constituents import Bracket
+from ..syntax.constituents import Bracket
 
 #: the label of SENNA's (and the CoNLL-2005 Charniak parses') root bracket
 ROOT = "S1"

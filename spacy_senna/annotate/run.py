@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable, List, Optional, Sequence
 
 from ..bundled import resolve_pipeline
-from ..files import make_directory, missing_parents, remove_empty
+from ..io.files import make_directory, missing_parents, remove_empty
 from .formats import FORMATS, get_format
 from .interrupt import Interrupted
 from .loading import check_pipeline

@@ -11,7 +11,7 @@ from spacy.attrs import LEMMA, MORPH, POS
 from spacy.language import Language
 from spacy.pipeline import AttributeRuler
 
-from ..allocator import keep_freed_memory
+from ..runtime.allocator import keep_freed_memory
 from .formats import get_format
 from .layers import pipeline_layers
 from .loading import load_pipeline

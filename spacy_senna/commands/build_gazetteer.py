@@ -6,7 +6,7 @@ from pathlib import Path
 
 from spacy.vocab import Vocab
 
-from ..gazetteer import write_gazetteer
+from ..features.gazetteer import write_gazetteer
 from .docbins import read_docs
 
 

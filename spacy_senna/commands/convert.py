@@ -10,8 +10,8 @@ from pathlib import Path
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
-from ..converters import CONVERTERS, DOCUMENT_KEY
-from ..files import check_directory, require_file
+from ..io.converters import CONVERTERS, DOCUMENT_KEY
+from ..io.files import check_directory, require_file
 from .docbins import write_doc_bin
 
 FORMAT_SUFFIXES = (".txt", ".tsv", ".conll", ".conllu", ".iob", ".iob1", ".iob2")

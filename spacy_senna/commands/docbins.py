@@ -7,8 +7,8 @@ from pathlib import Path
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
-from ..docbin_decoding import get_docs
-from ..files import atomic_output, require_file
+from ..io.docbin_decoding import get_docs
+from ..io.files import atomic_output, require_file
 from .errors import CliError
 
 

@@ -17,10 +17,10 @@ import re
 import sys
 from collections.abc import Iterable, Iterator
 
-from ..files import require_file
+from ..io.files import require_file
 from ..scoring import conlleval, srl_eval
 from ..scoring.parseval import parseval
-from ..trees import read_trees
+from ..syntax.trees import read_trees
 from .errors import CliError
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from spacy.tokens import DocBin
 from spacy.vocab import Vocab
 
-from ..files import atomic_output, check_directory
+from ..io.files import atomic_output, check_directory
 from .docbins import read_docs
 
 

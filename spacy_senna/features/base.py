@@ -7,7 +7,7 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 import numpy
 from spacy.tokens import Doc, Token
 
-from ..lexicon import Lexicon
+from ..layers.lexicon import Lexicon
 
 _DIGITS = re.compile(r"[0-9]+")
 

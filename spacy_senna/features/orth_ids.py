@@ -4,7 +4,7 @@ from typing import Callable, Sequence
 
 import numpy
 
-from ..threads import inference_lock
+from ..runtime.threads import inference_lock
 
 #: words kept before the table starts again (en_senna's rows: 192 bytes a word)
 MAX_WORDS = 500_000

@@ -7,7 +7,7 @@ from typing import NamedTuple, Tuple
 import torch
 from torch import Tensor, nn
 
-from ..lexicon import PADDING
+from .lexicon import PADDING
 from .kept_encodings import KeptEncodings
 
 # two primes below 2**31 and per-column multipliers below 2**20: a row's two hashes fit

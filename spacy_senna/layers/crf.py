@@ -39,7 +39,7 @@ class CRF(nn.Module):
     :param n_tags: number of tags C.
     :param use_end: add a learned end score per tag (off: SENNA has none).
     :param allowed_transitions: optional (C, C) bool mask, [i, j] True when tag i may be
-        followed by tag j (see :func:`spacy_senna.tags.allowed_transitions`).
+        followed by tag j (see :func:`spacy_senna.labels.tags.allowed_transitions`).
     :param allowed_start: optional (C,) bool mask of tags that may start a sequence.
     :param allowed_end: optional (C,) bool mask of tags that may end a sequence.
     :param constrain_training: also apply the masks in :meth:`nll` (they always apply in

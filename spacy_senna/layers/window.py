@@ -6,7 +6,7 @@ import numpy
 import torch
 from torch import Tensor, nn
 
-from ..lexicon import PADDING
+from .lexicon import PADDING
 from .char_cnn import CharCNNSpec
 from .document_context import other_occurrences_mean
 from .lookup import FeatureLookup

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import torch
 
-from ..files import atomic_output, require_file
+from ..io.files import atomic_output, require_file
 from .corpus import same_inputs
 from .settings import PretrainConfig
 

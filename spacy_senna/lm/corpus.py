@@ -37,8 +37,8 @@ from pathlib import Path
 import numpy
 
 from ..features import CAPS_VALUES, caps_value
-from ..files import atomic_output
-from ..lexicon import PADDING, SPECIALS, UNKNOWN, Lexicon
+from ..layers.lexicon import PADDING, SPECIALS, UNKNOWN, Lexicon
+from ..io.files import atomic_output
 from .fingerprints import fingerprint, same_inputs
 from .progress import ReadingProgress
 from .raw_text import iter_segments, make_tokenizer, open_corpus_text, warn

@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..files import require_file
+from ..io.files import require_file
 
 
 def fingerprint(paths: Sequence[Path]) -> list[dict]:

@@ -36,7 +36,7 @@ import numpy
 import torch
 import torch.multiprocessing
 
-from ..allocator import keep_freed_memory
+from ..runtime.allocator import keep_freed_memory
 from .corpus import EncodedCorpus
 from .optimizers import make_optimizers
 from .progress import Progress

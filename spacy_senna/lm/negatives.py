@@ -10,7 +10,7 @@ capitalisation.
 
 import torch
 
-from ..lexicon import SPECIALS
+from ..layers.lexicon import SPECIALS
 
 
 def sample_candidates(

@@ -10,8 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..features import normalize_word
-from ..files import require_file
-from ..text_input import TextLines, open_text
+from ..io.files import require_file
+from ..io.text_input import TextLines, open_text
 
 _CHUNK_CHARS = 1 << 20
 _SNIFF_BYTES = 1 << 16

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy
 
-from ..lexicon import PADDING
+from ..layers.lexicon import PADDING
 
 if TYPE_CHECKING:
     from .corpus import EncodedCorpus

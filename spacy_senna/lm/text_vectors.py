@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy
 
 from ..features import normalize_word
-from ..files import require_file
+from ..io.files import require_file
 from .corpus import open_corpus_text, warn
 from .vectors_pipeline import check_output_dir, write_vectors
 

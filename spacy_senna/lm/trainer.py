@@ -23,7 +23,7 @@ from collections.abc import Callable
 import numpy
 import torch
 
-from ..lexicon import SPECIALS, UNKNOWN
+from ..layers.lexicon import SPECIALS, UNKNOWN
 from .corpus import N_CAPS, EncodedCorpus
 from .evaluation import evaluate
 from .negatives import sample_candidates

@@ -22,7 +22,7 @@ from spacy.vectors import Vectors
 from thinc.api import ConfigValidationError
 from thinc.util import to_numpy
 
-from ..files import atomic_output, check_directory
+from ..io.files import atomic_output, check_directory
 
 
 def write_vectors(

@@ -9,7 +9,7 @@ from spacy import util
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 
-from ..threads import inference_lock
+from ..runtime.threads import inference_lock
 
 Annotate = Callable[[List[Doc]], None]
 

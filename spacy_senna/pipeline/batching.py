@@ -12,8 +12,8 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Tuple
 import numpy
 from thinc.api import Model
 
-from ..models import get_net
-from ..sequences import Sequences
+from ..models.senna_model import get_net
+from ..models.sequences import Sequences
 
 #: working floats one model call may hold while predicting, about rows x (longest row x
 #: per-token width + tags^2); a batch of docs is cut into model calls below it

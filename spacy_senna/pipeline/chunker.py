@@ -13,8 +13,8 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 from thinc.api import Model
 
-from ..noun_chunks import read_noun_chunks_from
-from ..tags import Chunk, chunks_to_biluo
+from ..labels.tags import Chunk, chunks_to_biluo
+from ..syntax.noun_chunks import read_noun_chunks_from
 from .defaults import default_model_config
 from .spans import DocSpanLabeler, non_overlapping
 

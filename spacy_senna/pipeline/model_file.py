@@ -1,7 +1,7 @@
 """Loading a senna component's model: a damaged one is reported in one line.
 
 A truncated or corrupted `model` file (or weights that fail their checksum, see
-`spacy_senna.shim`) raises `DamagedModel`, naming the pipeline, the component and the
+`spacy_senna.models.shim`) raises `DamagedModel`, naming the pipeline, the component and the
 file, instead of an error from deep inside srsly or torch.
 """
 
@@ -13,7 +13,7 @@ from typing import Iterable, Union
 import srsly
 from thinc.api import Model
 
-from ..models import ModelFormatError
+from ..models.senna_model import ModelFormatError
 
 
 class DamagedModel(ValueError):

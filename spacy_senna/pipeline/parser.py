@@ -28,11 +28,15 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 
-from ..annotations import TOKEN_ANNOTATIONS
-from ..constituents import CONSTITUENTS_KEY, KEY_USER_DATA, register_span_attributes, within
 from ..features import SpanTagFeature
-from ..models import level_scores
-from ..parse_levels import (
+from ..labels.annotations import TOKEN_ANNOTATIONS
+from ..labels.tags import BiluoTagSet, Chunk, biluo_paths_to_chunks, chunks_to_biluo
+from ..models.senna_model import level_scores
+from ..models.sentence_encodings import encodings_kept, kept_encodings
+from ..models.sequences import Sequences, sequence_bounds
+from ..scoring import parse_scorer  # noqa: F401  (registers spacy-senna.parse_scorer.v1)
+from ..syntax.constituents import CONSTITUENTS_KEY, KEY_USER_DATA, register_span_attributes, within
+from ..syntax.parse_levels import (
     ALLOWED_PREFIXES,
     UNARY_JOIN,
     Unit,
@@ -40,10 +44,6 @@ from ..parse_levels import (
     level_steps,
     position_classes,
 )
-from ..scoring import parse_scorer  # noqa: F401  (registers spacy-senna.parse_scorer.v1)
-from ..sentence_encodings import encodings_kept, kept_encodings
-from ..sequences import Sequences, sequence_bounds
-from ..tags import BiluoTagSet, Chunk, biluo_paths_to_chunks, chunks_to_biluo
 from .batching import bounded_batches, decode_calls, decode_groups
 from .defaults import default_model_config
 from .rows import initialize_examples, same_tokens

@@ -15,7 +15,7 @@ import numpy
 from spacy.attrs import SPACY
 from spacy.tokens import Doc
 
-from ..sequences import Sequences
+from ..models.sequences import Sequences
 from . import batching
 from .whitespace import copy_tokens
 

@@ -9,7 +9,7 @@ from spacy.attrs import ORTH
 from spacy.language import Language
 from spacy.training import Example
 
-from ..sequences import Sequences
+from ..models.sequences import Sequences
 
 
 class Row(NamedTuple):

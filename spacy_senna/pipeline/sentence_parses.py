@@ -10,7 +10,9 @@ from spacy.tokens import Doc
 from thinc.api import Model
 
 from ..features import SpanTagFeature
-from ..parse_levels import (
+from ..labels.tags import Chunk
+from ..models.sequences import LevelBatch, batch_of_levels
+from ..syntax.parse_levels import (
     LevelStep,
     add_level,
     is_finished,
@@ -18,8 +20,6 @@ from ..parse_levels import (
     spans_from_levels,
     words_frontier,
 )
-from ..sequences import LevelBatch, batch_of_levels
-from ..tags import Chunk
 
 #: the span group of a level copy holding the frontier's nodes (the network's input)
 HISTORY_KEY = "senna_parse_history"

@@ -29,10 +29,10 @@ from spacy.util import minibatch
 from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer, set_dropout_rate
 
-from ..annotations import TOKEN_ANNOTATIONS
-from ..models import get_net
-from ..sequences import Sequences, sequence_bounds, sequence_bounds_of
-from ..threads import inference_lock, torch_threads
+from ..labels.annotations import TOKEN_ANNOTATIONS
+from ..models.senna_model import get_net
+from ..models.sequences import Sequences, sequence_bounds, sequence_bounds_of
+from ..runtime.threads import inference_lock, torch_threads
 from .batching import bounded_batches, decode_calls, decode_groups, row_cost
 from .defaults import WORD_CAPS_FEATURES, default_model_config
 from .model_file import ChecksModelFile

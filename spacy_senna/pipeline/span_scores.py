@@ -20,8 +20,8 @@ from typing import Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple, 
 import numpy
 from spacy.tokens import Doc, Span, SpanGroup
 
-from ..tags import Chunk
-from ..threads import inference_lock
+from ..labels.tags import Chunk
+from ..runtime.threads import inference_lock
 
 #: the values of a span labeler's `span_scores` setting, by name
 MODES = {True: "lazy", False: "off", "lazy": "lazy", "eager": "eager", "off": "off"}

@@ -21,11 +21,11 @@ from spacy.util import filter_spans
 from spacy.vocab import Vocab
 from thinc.api import Model
 
+from ..labels.tags import BiluoTagSet, Chunk, biluo_paths_to_chunks
 from ..layers.crf import CRF
-from ..models import get_net
-from ..sequences import Sequences
-from ..tags import BiluoTagSet, Chunk, biluo_paths_to_chunks
-from ..threads import torch_threads
+from ..models.senna_model import get_net
+from ..models.sequences import Sequences
+from ..runtime.threads import torch_threads
 from .batching import decode_calls
 from .rows import Row, rows_per_doc
 from .sequence_labeler import SennaWarning, SequenceLabeler

@@ -20,8 +20,8 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
-from ..frames import frame_key, frame_keys
-from ..tags import Chunk, chunks_to_biluo
+from ..labels.tags import Chunk, chunks_to_biluo
+from ..srl.frames import frame_key, frame_keys
 from . import batching
 from .defaults import WORD_CAPS_FEATURES
 from .parts import DocPart, fits_one_call, part_doc

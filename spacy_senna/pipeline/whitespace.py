@@ -16,8 +16,8 @@ from spacy.attrs import IS_SPACE, ORTH, SPACY, TAG
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.training import Example
 
-from ..sequences import sequence_bounds
-from ..tags import Chunk
+from ..labels.tags import Chunk
+from ..models.sequences import sequence_bounds
 
 #: token.tag_ of whitespace tokens (spaCy's English models use the same)
 SPACE_TAG = "_SP"

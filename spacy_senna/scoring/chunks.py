@@ -3,7 +3,7 @@
 from collections import Counter
 from typing import Any, Dict, Iterable, Sequence
 
-from ..tags import Chunk
+from ..labels.tags import Chunk
 from .counts import prf_by_type
 
 

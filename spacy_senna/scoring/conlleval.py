@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from ..tags import conlleval_end_of_chunk, conlleval_start_of_chunk, split_tag
+from ..labels.tags import conlleval_end_of_chunk, conlleval_start_of_chunk, split_tag
 from .counts import prf_by_type
 
 CONLLEVAL_BOUNDARY = "-X-"

@@ -7,8 +7,8 @@ from typing import Any
 from spacy.training import Example
 from spacy.util import registry
 
-from ..constituents import CONSTITUENTS_KEY, sentence_trees
-from ..sequences import sequence_bounds
+from ..models.sequences import sequence_bounds
+from ..syntax.constituents import CONSTITUENTS_KEY, sentence_trees
 from .parseval import Parseval
 
 

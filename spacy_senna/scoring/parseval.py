@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..trees import ROOT_LABELS, Tree, bare_label, constituents, without_empty
+from ..syntax.trees import ROOT_LABELS, Tree, bare_label, constituents, without_empty
 
 #: COLLINS.prm's DELETE_LABEL list: brackets (TOP) and words (the punctuation tags)
 DELETE_LABELS = frozenset({"TOP", "-NONE-", ",", ":", "``", "''", "."})

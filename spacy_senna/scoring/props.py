@@ -22,8 +22,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..tags import Chunk
-from ..text_input import open_text
+from ..io.text_input import open_text
+from ..labels.tags import Chunk
 
 NOT_A_PREDICATE = "-"
 _FIELD = re.compile(r"[^ \t\n\r\f\v]+")

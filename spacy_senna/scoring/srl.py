@@ -15,8 +15,8 @@ from typing import Any, Collection, Dict, FrozenSet, Iterable, List, Optional, T
 
 from spacy.training import Example
 
-from ..frames import frame_chunks, frame_keys
-from ..tags import Chunk
+from ..labels.tags import Chunk
+from ..srl.frames import frame_chunks, frame_keys
 from .counts import prf
 
 Argument = Tuple[str, FrozenSet[Tuple[int, int]]]

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from itertools import zip_longest
 
-from ..tags import Chunk
+from ..labels.tags import Chunk
 from .props import PropsSentence, read_props
 from .srl import frame_arguments
 

@@ -7,7 +7,7 @@ import os
 from spacy.lang.en import English
 
 from spacy_senna.commands.build_gazetteer import build_gazetteer
-from spacy_senna.gazetteer import read_gazetteer
+from spacy_senna.features.gazetteer import read_gazetteer
 
 
 def test_build_gazetteer_from_corpus(tmp_path, span_examples):

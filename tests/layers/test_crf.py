@@ -7,9 +7,9 @@ import numpy
 import pytest
 import torch
 
+from spacy_senna.labels.tags import allowed_transitions, biluo_labels
 from spacy_senna.layers import crf_viterbi
 from spacy_senna.layers.crf import CRF
-from spacy_senna.tags import allowed_transitions, biluo_labels
 
 
 def random_crf(C, seed, *, use_end=False, constrained=False, dtype=torch.float64):

@@ -4,9 +4,9 @@ empty rows, NaN padding, float64 and unconstrained decoding included."""
 import pytest
 import torch
 
+from spacy_senna.labels.tags import allowed_transitions
 from spacy_senna.layers import crf as crf_module
 from spacy_senna.layers.crf import CRF
-from spacy_senna.tags import allowed_transitions
 
 
 def _crf(n_labels: int, with_end: bool) -> CRF:

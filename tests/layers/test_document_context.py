@@ -7,10 +7,10 @@ import torch
 from spacy.lang.en import English
 from spacy.tokens import Doc
 
-from spacy_senna.architectures import build_window_tagger
 from spacy_senna.layers.document_context import other_occurrences_mean
 from spacy_senna.layers.window import WindowNetwork, flatten_windows
-from spacy_senna.sequences import occurrence_groups
+from spacy_senna.models.architectures import build_window_tagger
+from spacy_senna.models.sequences import occurrence_groups
 
 
 def test_other_occurrences_mean_leaves_the_token_out():

@@ -4,10 +4,10 @@ the paths it gets alone, whatever the calls' lengths and padding."""
 import pytest
 import torch
 
+from spacy_senna.labels.tags import allowed_transitions
 from spacy_senna.layers import crf_viterbi
 from spacy_senna.layers.crf import CRF
 from spacy_senna.layers.packed_chains import PackedChains
-from spacy_senna.tags import allowed_transitions
 
 
 def _crf(n_labels: int = 6) -> CRF:

@@ -6,9 +6,9 @@ import numpy
 import pytest
 import torch
 
-from spacy_senna.architectures import build_window_tagger
 from spacy_senna.layers.recurrent import SentenceLSTM
 from spacy_senna.layers.window import WindowNetwork, flatten_windows
+from spacy_senna.models.architectures import build_window_tagger
 
 SENTENCES = [numpy.array([[2], [3], [2], [5], [6], [7]]), numpy.array([[2], [4]])]
 

@@ -5,10 +5,10 @@ steps the dense matrix products, and the CRF decodes with it exactly as densely.
 import pytest
 import torch
 
+from spacy_senna.labels.tags import allowed_transitions
 from spacy_senna.layers import transition_blocks
 from spacy_senna.layers.crf import CRF
 from spacy_senna.layers.transition_blocks import TransitionBlocks
-from spacy_senna.tags import allowed_transitions
 
 
 def scheme_tags(n_labels: int, letters: str):

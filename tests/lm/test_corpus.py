@@ -7,7 +7,7 @@ import re
 import numpy
 import pytest
 
-from spacy_senna.lexicon import PADDING, UNKNOWN
+from spacy_senna.layers.lexicon import PADDING, UNKNOWN
 from spacy_senna.lm.checkpoint import work_dir
 from spacy_senna.lm.corpus import CAPS_LEXICON, CorpusSettings, load_or_encode
 from spacy_senna.lm.pretrain import pretrain

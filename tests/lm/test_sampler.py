@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 import numpy
 
-from spacy_senna.lexicon import PADDING
+from spacy_senna.layers.lexicon import PADDING
 from spacy_senna.lm.sampler import WindowSampler
 
 WIKI, NEWS = 5, 7

@@ -5,7 +5,7 @@ import copy
 import pytest
 import torch
 
-from spacy_senna.lexicon import PADDING
+from spacy_senna.layers.lexicon import PADDING
 from spacy_senna.lm.corpus import N_CAPS, CorpusSettings, load_or_encode
 from spacy_senna.lm.negatives import sample_candidates
 from spacy_senna.lm.optimizers import make_optimizers

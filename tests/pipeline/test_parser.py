@@ -15,15 +15,15 @@ from spacy.util import fix_random_seed, load_config, load_model_from_config
 from spacy.vocab import Vocab
 
 import spacy_senna  # noqa: F401
-from spacy_senna.constituents import doc_constituents, sentence_trees
-from spacy_senna.converters.trees import tree_doc
-from spacy_senna.models import get_net
+from spacy_senna.io.converters.trees import tree_doc
+from spacy_senna.io.readers import copy_inputs, gold_tokens
+from spacy_senna.models.senna_model import get_net
+from spacy_senna.models.sentence_encodings import encodings_kept
+from spacy_senna.models.sequences import featurize_levels
 from spacy_senna.pipeline import sentence_parses
 from spacy_senna.pipeline.parser import DEFAULT_PARSER_MODEL
-from spacy_senna.readers import copy_inputs, gold_tokens
-from spacy_senna.sentence_encodings import encodings_kept
-from spacy_senna.sequences import featurize_levels
-from spacy_senna.trees import parse_tree, tree_string
+from spacy_senna.syntax.constituents import doc_constituents, sentence_trees
+from spacy_senna.syntax.trees import parse_tree, tree_string
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 TREES = [

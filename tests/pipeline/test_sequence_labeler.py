@@ -12,7 +12,7 @@ from spacy.training import Example
 
 import spacy_senna  # noqa: F401
 from spacy_senna import SennaWarning
-from spacy_senna.models import get_net
+from spacy_senna.models.senna_model import get_net
 from spacy_senna.pipeline import batching
 
 SENTENCES = [

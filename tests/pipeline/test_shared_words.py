@@ -9,8 +9,8 @@ from spacy.lang.en import English
 from spacy.util import fix_random_seed, load_config, make_tempdir
 
 import spacy_senna  # noqa: F401
-from spacy_senna.models import get_net
-from spacy_senna.readers import copy_inputs
+from spacy_senna.io.readers import copy_inputs
+from spacy_senna.models.senna_model import get_net
 
 SHARED = {
     "features": {"word": None, "caps": None, "shared": {"@misc": "spacy-senna.SharedWords.v1"}}

@@ -6,14 +6,14 @@ from spacy.lang.en import English
 from spacy.tokens import Span
 
 import spacy_senna  # noqa: F401
-from spacy_senna.readers import copy_inputs
+from spacy_senna.io.readers import copy_inputs
 
 
 def test_span_probability_matches_the_crf(train_span_labeler):
     nlp, _ = train_span_labeler("senna_ner", steps=3)
     doc = nlp("John Smith visited Paris today")
     ner_pipe = nlp.get_pipe("senna_ner")
-    crf = spacy_senna.models.get_net(ner_pipe.model).criterion
+    crf = spacy_senna.models.senna_model.get_net(ner_pipe.model).criterion
     scores = ner_pipe.model.predict([doc])
     marginals = crf.marginals(scores.emissions, scores.lengths)[0]
     for span, score in zip(doc.spans["senna_ents"], doc.spans["senna_ents"].attrs["scores"]):

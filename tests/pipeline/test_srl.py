@@ -15,10 +15,10 @@ from spacy.util import make_tempdir
 
 import spacy_senna  # noqa: F401
 from spacy_senna import models
-from spacy_senna.models import get_net
+from spacy_senna.io.readers import copy_inputs
+from spacy_senna.models.senna_model import get_net
+from spacy_senna.models.sequences import featurize_predicates
 from spacy_senna.pipeline import batching
-from spacy_senna.readers import copy_inputs
-from spacy_senna.sequences import featurize_predicates
 
 # words, POS, {predicate index: [(label, start, end), ...]} (V included, as in CoNLL-2005)
 SENTENCES = [

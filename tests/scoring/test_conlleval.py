@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
+from spacy_senna.labels.tags import conlleval_chunks
 from spacy_senna.scoring import ConllevalCounter, conlleval, format_conlleval, score_chunks
-from spacy_senna.tags import conlleval_chunks
 
 
 def _lines(text):

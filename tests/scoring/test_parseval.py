@@ -4,7 +4,7 @@ import pytest
 
 from spacy_senna.cli import main
 from spacy_senna.scoring.parseval import evalb_view, parseval
-from spacy_senna.trees import parse_tree
+from spacy_senna.syntax.trees import parse_tree
 
 
 def score(gold, test):

@@ -26,7 +26,7 @@ from pathlib import Path
 import spacy
 from spacy.language import Language
 
-from spacy_senna.storage import STORAGE_DTYPES, set_storage_dtype
+from spacy_senna.models.storage import STORAGE_DTYPES, set_storage_dtype
 
 PARSER = "senna_parser"
 AFTER = "senna_tagger"

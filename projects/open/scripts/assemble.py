@@ -29,7 +29,7 @@ from add_attributes import add_attributes, write_license
 from prune_strings import prune_strings
 
 from spacy_senna.about import __version__
-from spacy_senna.storage import STORAGE_DTYPES, set_storage_dtype
+from spacy_senna.models.storage import STORAGE_DTYPES, set_storage_dtype
 
 SOURCES = [
     "UD English-EWT (Silveira et al. 2014; Universal Dependencies, CC BY-SA 4.0): words and "
@@ -43,7 +43,7 @@ SOURCES = [
     "ORG on tweets, for the entity recognizer",
     "English Wikipedia text, 2015 dump (CC BY-SA 3.0): the language model behind the word tables",
 ]
-#: what loading en_senna runs once its components exist (spacy_senna/allocator.py)
+#: what loading en_senna runs once its components exist (spacy_senna/runtime/allocator.py)
 AFTER_PIPELINE_CREATION = {"@callbacks": "spacy-senna.keep_freed_memory.v1"}
 COMPONENTS = ("senna_words", "senna_tagger", "senna_chunker", "senna_ner", "senna_srl")
 

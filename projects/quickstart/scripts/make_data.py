@@ -20,7 +20,7 @@ meeting, passive, movement and sports templates, each with its PropBank roles) d
 their own random stream, so they do not change the other files.
 
 The grammar is in news_grammar.py and srl_grammar.py, its word lists in vocabulary/ (read
-by lexicon.py); tag conversions come from spacy_senna.tags.
+by lexicon.py); tag conversions come from spacy_senna.labels.tags.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import Iterator, Sequence
 from news_grammar import Grammar, Sentence
 from srl_grammar import SrlSentence, generate_srl
 
-from spacy_senna.tags import OUTSIDE, Chunk, chunks_to_iob2, conlleval_chunks
+from spacy_senna.labels.tags import OUTSIDE, Chunk, chunks_to_iob2, conlleval_chunks
 
 # the PTB tags an entity's words may have
 ENTITY_TAGS = {

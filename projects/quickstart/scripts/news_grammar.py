@@ -55,7 +55,7 @@ from lexicon import (
     Verb,
 )
 
-from spacy_senna.tags import OUTSIDE, chunks_to_iob2
+from spacy_senna.labels.tags import OUTSIDE, chunks_to_iob2
 
 Part = tuple[str, str, str]  # (word, PTB tag, entity tag in IOB2)
 Phrase = tuple[Optional[str], list[Part]]  # (chunk label or None for O, tokens)

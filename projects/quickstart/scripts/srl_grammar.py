@@ -18,7 +18,7 @@ from lexicon import (
 )
 from news_grammar import BE, Grammar, Part, Phrase, w
 
-from spacy_senna.tags import Chunk
+from spacy_senna.labels.tags import Chunk
 
 Role = tuple[Optional[str], list[Part]]  # (PropBank role or None, tokens)
 

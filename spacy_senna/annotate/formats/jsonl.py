@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional
 
 from spacy.tokens import Doc
 
-from ...constituents import parse_string
+from ...syntax.constituents import parse_string
 from ..annotations import ScoredSpan, read_annotations
 from ..columns import kept_tokens, sentence_bounds
 from .base import DocFormat

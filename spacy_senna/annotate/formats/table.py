@@ -6,7 +6,7 @@ from typing import List, Sequence, Tuple
 
 from spacy.tokens import Doc
 
-from ...constituents import sentence_spans
+from ...syntax.constituents import sentence_spans
 from ..annotations import Annotations
 from ..columns import span_tags
 from ..psg import psg_column

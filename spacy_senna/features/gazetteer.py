@@ -1,0 +1,180 @@
+"""SENNA's gazetteer feature for NER (paper §6.2): one YES/NO flag per entity type.
+
+Entries come from a file of `TYPE word word ...` lines (the CoNLL-2003 `eng.list`
+format; `.gz` accepted). A token's flag for TYPE is YES when it lies inside a match of
+a TYPE entry (lowercased, word by word): as in SENNA, the longest entry found from each
+start token marks all of its tokens.
+"""
+
+import warnings
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+import numpy
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc
+from spacy.util import registry
+from spacy.vocab import Vocab
+
+from ..io.files import atomic_output
+from ..io.text_input import open_text
+from . import Feature
+from ..layers.lexicon import Lexicon
+
+FLAG_VALUES = ("NO", "YES")
+
+
+def read_gazetteer(path: Path, types: Sequence[str]) -> Dict[str, Set[str]]:
+    """{type: {lowercased space-joined entry}} from a `TYPE word word ...` file."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"Gazetteer file not found: {path}")
+    entries: Dict[str, Set[str]] = {t: set() for t in types}
+    skipped: List[str] = []
+    with open_text(path) as file_:
+        for lineno, line in enumerate(file_, start=1):
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) < 2:
+                raise ValueError(
+                    f"{path}:{lineno}: expected 'TYPE word [word ...]', got {line.strip()!r}"
+                )
+            if parts[0] not in entries:
+                skipped.append(f"{lineno} ({parts[0]})")
+                continue
+            entries[parts[0]].add(" ".join(parts[1:]).lower())
+    if skipped:
+        warnings.warn(
+            f"{path}: skipped {len(skipped)} line(s) whose entity type is not one of "
+            f"{list(types)} (set `types` in the config to use them): line "
+            + ", ".join(skipped[:10])
+        )
+    if not any(entries.values()):
+        raise ValueError(f"Gazetteer file {path} contains no entries of types {list(types)}")
+    return entries
+
+
+class GazetteerMatcher:
+    """Multi-word entries matched over lowercased tokens with spaCy's PhraseMatcher.
+
+    A token is flagged for a type when it lies inside a full entry of that type. This is
+    SENNA's extend-while-prefix rule: the longest entry found from a start covers every
+    shorter one from the same start, so the union of all matches gives the same flags.
+    """
+
+    def __init__(self, entries: Dict[str, Set[str]], types: Sequence[str], vocab: Vocab):
+        self.types = list(types)
+        self.vocab = vocab
+        self._phrases = PhraseMatcher(vocab, attr="LOWER")
+        self._column: Dict[int, int] = {}
+        for col, type_ in enumerate(self.types):
+            self._column[vocab.strings.add(type_)] = col
+            patterns = [Doc(vocab, words=entry.split(" ")) for entry in entries.get(type_, ())]
+            if patterns:
+                self._phrases.add(type_, patterns)
+
+    def matches(self, doc: Doc) -> List[Tuple[int, int, int]]:
+        """(start, end, type column) of the longest match of each type at each start."""
+        longest: Dict[Tuple[int, int], int] = {}
+        for key, start, end in self._phrases(doc):
+            span = (start, self._column[key])
+            longest[span] = max(end, longest.get(span, end))
+        return [(start, end, col) for (start, col), end in longest.items()]
+
+    def flags(
+        self, doc: Doc, drop: float = 0.0, rng: Optional[numpy.random.Generator] = None
+    ) -> numpy.ndarray:
+        """(len(doc), n_types) bool: token covered by a match of each type.
+
+        drop: probability of ignoring each match (training noise; needs `rng`).
+        """
+        out = numpy.zeros((len(doc), len(self.types)), dtype=bool)
+        found = self.matches(doc)
+        if drop > 0.0 and found:
+            keep = rng.random(len(found)) >= drop
+            found = [match for match, kept in zip(found, keep) if kept]
+        for start, end, col in found:
+            out[start:end, col] = True
+        return out
+
+
+class GazetteerFeature(Feature):
+    """One lookup table per entity type, values NO/YES (+ PADDING, UNKNOWN).
+
+    With `drop_matches` > 0 each match is ignored with that probability in training
+    updates (never at prediction), so that the model does not learn "not in the list =>
+    not an entity" from a list that covers the training entities better than new text.
+    """
+
+    context_free = False
+
+    def __init__(
+        self, path: Optional[str], types: Sequence[str], width: int, drop_matches: float = 0.0
+    ):
+        if not types:
+            raise ValueError("GazetteerFeature needs at least one entity type")
+        if not 0.0 <= drop_matches < 1.0:
+            raise ValueError(f"drop_matches must be in [0, 1), got {drop_matches}")
+        super().__init__([width] * len(types))
+        self.drop_matches = drop_matches
+        self._rng = numpy.random.default_rng(0)
+        self.path = path
+        self.types = list(types)
+        self.lexicons = [Lexicon.from_words(FLAG_VALUES) for _ in self.types]
+        self.entries: Dict[str, Set[str]] = {t: set() for t in self.types}
+        self._matcher: Optional[GazetteerMatcher] = None
+
+    def fit(self, docs: Iterable[Doc], vocab=None) -> None:
+        if self.path is None:
+            raise ValueError(
+                "The gazetteer feature has no file: set `path` in its config section "
+                "(a `TYPE word word ...` file such as CoNLL-2003's eng.list)."
+            )
+        self.set_entries(read_gazetteer(Path(self.path), self.types))
+
+    def set_entries(self, entries: Dict[str, Set[str]]) -> None:
+        self.entries = {t: set(entries.get(t, ())) for t in self.types}
+        self._matcher = None
+
+    def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
+        drop = self.drop_matches if train else 0.0
+        if self._matcher is None or self._matcher.vocab is not doc.vocab:
+            self._matcher = GazetteerMatcher(self.entries, self.types, doc.vocab)
+        flags = self._matcher.flags(doc, drop, self._rng)
+        no, yes = self.lexicons[0].get("NO"), self.lexicons[0].get("YES")
+        return numpy.where(flags, yes, no).astype("int64")
+
+    def to_dict(self) -> dict:
+        return {"entries": {t: sorted(e) for t, e in self.entries.items()}}
+
+    def from_dict(self, data: dict) -> None:
+        self.set_entries({t: set(e) for t, e in data["entries"].items()})
+
+
+@registry.misc("spacy-senna.GazetteerFeature.v1")
+def gazetteer_feature(
+    path: Optional[str] = None,
+    types: List[str] = ["LOC", "MISC", "ORG", "PER"],
+    width: int = 5,
+    drop_matches: float = 0.0,
+) -> Feature:
+    """Gazetteer flags (SENNA's NER feature).
+
+    path (Optional[str]): `TYPE word word ...` file read at initialize (entries are then
+        saved with the pipeline; the file is not needed to load it).
+    types (List[str]): entity types, one YES/NO lookup table each (paper: 4).
+    width (int): embedding width of each flag table (unspecified in the paper; 5).
+    drop_matches (float): probability of ignoring a match in a training update (0 =
+        the paper). Use it when the list holds the training entities, as CoNLL-2003's
+        eng.list does (99.96% of eng.train's entities, 68% of testa's).
+    """
+    return GazetteerFeature(path, types, width, drop_matches)
+
+
+def write_gazetteer(entries: Dict[str, Set[str]], path: Path) -> int:
+    """Write `TYPE words` lines (sorted, atomically); returns the number of entries written."""
+    lines = [f"{t} {e}" for t in sorted(entries) for e in sorted(entries[t])]
+    with atomic_output(path) as tmp:
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf8")
+    return len(lines)

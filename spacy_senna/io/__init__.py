@@ -1,0 +1,1 @@
+"""Text, files and corpora in and out: text input, atomic writes, corpus readers, converters."""

@@ -1,0 +1,1 @@
+"""Label schemes (IOB1/IOB2/BILUO, chunks) and the token attributes each Doc annotation sets."""

@@ -1,0 +1,1 @@
+"""Thinc wiring of the torch networks: the registered architectures, docs -> sequences -> scores."""

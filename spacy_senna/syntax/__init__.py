@@ -1,0 +1,1 @@
+"""Constituency trees: brackets, SENNA's parse levels, constituents and noun chunks on a Doc."""
