@@ -1,4 +1,5 @@
-"""`python -m spacy_senna COMMAND ...`: converters, scoring and LM pretraining."""
+"""`python -m spacy_senna COMMAND ...`: converters, scoring, LM pretraining, training recipes
+and annotation."""
 
 import argparse
 import importlib
@@ -16,6 +17,9 @@ COMMANDS = (
     "pretrain_lm",
     "nearest_neighbours",
     "import_vectors",
+    "train_cycles",
+    "resume_config",
+    "average_weights",
     "annotate",
 )
 
@@ -31,7 +35,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> None:
     """Run a subcommand; input/output problems exit with status 1 and one `✘` line on
     stderr, unexpected errors propagate with their traceback."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    after_dashes = argv[argv.index("--") + 1 :] if "--" in argv else []
+    parser = build_parser()
+    args = parser.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
+    if after_dashes and not getattr(args, "takes_after_dashes", False):
+        parser.error(f"{args.command} takes no arguments after --")
+    args.after_dashes = after_dashes
     try:
         args.func(args)
     except Exception as err:

@@ -8,8 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import spacy
-import torch
 from spacy.lang.en import English
 from spacy.tokens import Doc, DocBin, Span
 from thinc.api import Model
@@ -182,65 +180,6 @@ def test_same_outputs_finds_a_changed_label_and_a_changed_probability(tmp_path, 
     assert not script.compare(a, b)["same_labels"]
 
 
-def _trained_tagger(tagger_examples, steps: int):
-    """A senna_tagger pipeline updated `steps` times on the tagged sentences (seed 0), its
-    examples and its optimizer."""
-    from spacy.util import fix_random_seed
-
-    fix_random_seed(0)
-    nlp = English()
-    nlp.add_pipe("senna_tagger")
-    examples = tagger_examples(nlp)
-    optimizer = nlp.initialize(lambda: examples)
-    for _ in range(steps):
-        nlp.update(examples, sgd=optimizer)
-    return nlp, examples, optimizer
-
-
-def test_resume_config_starts_from_the_trained_weights(tmp_path, load_script, tagger_examples):
-    """The written config sources every component of the trained pipeline: initialized
-    for training, it labels as the trained pipeline does, with the new schedule."""
-    from spacy.training.initialize import init_nlp
-
-    resume_config = load_script(BENCHMARKS / "resume_config.py")
-    nlp, examples, _ = _trained_tagger(tagger_examples, 20)
-    nlp.to_disk(tmp_path / "trained")
-    corpus = tmp_path / "train.spacy"
-    DocBin(docs=[eg.reference for eg in examples]).to_disk(corpus)
-
-    config = resume_config.resume_config(tmp_path / "trained", 300, 0.0002, 50)
-    assert config["training"]["max_steps"] == 300
-    assert config["training"]["optimizer"]["learn_rate"]["initial_rate"] == 0.0002
-    config["paths"]["train"] = config["paths"]["dev"] = str(corpus)
-    resumed = init_nlp(config)
-    texts = [eg.reference.text for eg in examples]
-    assert [[t.tag_ for t in doc] for doc in resumed.pipe(texts)] == [
-        [t.tag_ for t in doc] for doc in nlp.pipe(texts)
-    ]
-    assert [t.tag_ for t in resumed(texts[0])] == [t.tag_ for t in examples[0].reference]
-
-
-def test_resume_config_settings_change_a_copy_of_the_pipeline(tmp_path, load_script):
-    """A sourced component keeps its pipeline's settings, so `--setting` sources a copy of
-    the pipeline with the setting changed; the pipeline itself is left as it was."""
-    from spacy.util import load_model_from_config
-
-    resume_config = load_script(BENCHMARKS / "resume_config.py")
-    nlp = English()
-    nlp.add_pipe("senna_parser")
-    nlp.to_disk(tmp_path / "trained")
-    output = tmp_path / "resume.cfg"
-    settings = {"senna_parser.explore": "0.5"}
-    config = resume_config.resume_config(tmp_path / "trained", 10, 0.0002, 5, settings, output)
-    resumed = load_model_from_config(config, auto_fill=True)
-    assert resumed.get_pipe("senna_parser").explore == 0.5
-    assert spacy.load(tmp_path / "trained").get_pipe("senna_parser").explore == 0.0
-    with pytest.raises(ValueError, match="senna_tagger"):
-        resume_config.resume_config(
-            tmp_path / "trained", 10, 0.0002, 5, {"senna_tagger.overwrite": "true"}, output
-        )
-
-
 def test_parse_propagation_scores_levels_given_gold_and_own_trees(load_script):
     """A parser that learnt its trees scores 1.0 both ways; untrained, below 1.0."""
     from spacy.training import Example
@@ -317,99 +256,6 @@ def test_corpus_reading_times_both_decodings_of_the_same_pass(tmp_path):
     assert lines[0] == "5 docs x 2 rounds"
     assert lines[1].startswith("DocBin.get_docs: ") and lines[1].endswith(" s a pass")
     assert lines[3].startswith("ratio (median of rounds): ")
-
-
-def test_average_weights_takes_the_mean_of_every_weight(tmp_path, load_script, tagger_examples):
-    """Two checkpoints of one tagger average to the mean of each tensor; a pipeline averaged
-    with itself labels as before; pipelines with other labels are refused by name."""
-
-    script = load_script(BENCHMARKS / "average_weights.py")
-    nlp, examples, optimizer = _trained_tagger(tagger_examples, 10)
-    nlp.to_disk(tmp_path / "a")
-    for _ in range(10):
-        nlp.update(examples, sgd=optimizer)
-    nlp.to_disk(tmp_path / "b")
-
-    def state(pipeline):
-        return script._torch_modules(pipeline.get_pipe("senna_tagger").model)[0].state_dict()
-
-    a, b = state(spacy.load(tmp_path / "a")), state(spacy.load(tmp_path / "b"))
-    averaged = script.average_weights([tmp_path / "a", tmp_path / "b"])
-    mean = state(averaged)
-    assert averaged.meta["performance"] == {}
-    assert averaged.meta["averaged_from"] == [str(tmp_path / "a"), str(tmp_path / "b")]
-    assert any(not torch.equal(a[key], b[key]) for key in a)
-    for key in a:
-        if a[key].is_floating_point():
-            assert torch.allclose(mean[key], (a[key] + b[key]) / 2)
-    texts = [eg.reference.text for eg in examples]
-    itself = script.average_weights([tmp_path / "a", tmp_path / "a"])
-    original = spacy.load(tmp_path / "a")
-    assert [[t.tag_ for t in doc] for doc in itself.pipe(texts)] == [
-        [t.tag_ for t in doc] for doc in original.pipe(texts)
-    ]
-
-    other = English()
-    other.add_pipe("senna_tagger").add_label("XX")
-    other.initialize(lambda: examples)
-    other.to_disk(tmp_path / "other")
-    with pytest.raises(ValueError, match="other labels"):
-        script.average_weights([tmp_path / "a", tmp_path / "other"])
-
-
-def test_train_cycles_writes_each_cycle_from_the_stage_before(tmp_path, load_script):
-    """A recipe's stages: the first training shortened to `--first`, each cycle resuming the
-    stage before it (or the stage `after` names) with its options; a bad cycle is refused
-    with the form to write."""
-    script = load_script(BENCHMARKS / "train_cycles.py")
-    cycles = [
-        script.parse_cycle("3000:0.001"),
-        script.parse_cycle("1500:0.0005:averages:warmup=200:explore=0.5:stop=1000:from=best"),
-    ]
-    assert cycles[1] == script.Cycle(1500, 0.0005, True, 200, 0.5, 1000, "model-best")
-    stages = script.stage_commands(
-        Path("parser.cfg"), tmp_path, 3000, cycles, ["--paths.train", "t"]
-    )
-    first, (write_1, train_1), (write_2, train_2) = stages
-    assert first[0][4:7] == ["parser.cfg", "-o", str(tmp_path / "cycle-0")] and first[0][-2:] == [
-        "--paths.train",
-        "t",
-    ]
-    assert first[0][first[0].index("--training.max_steps") + 1] == "3000"
-    assert write_1[2:] == [
-        str(tmp_path / "cycle-0" / "model-last"),
-        str(tmp_path / "cycle-1.cfg"),
-        "--steps",
-        "3000",
-        "--rate",
-        "0.001",
-    ]
-    assert "--training.optimizer.use_averages" not in train_1
-    assert write_2[2] == str(tmp_path / "cycle-1" / "model-best")
-    assert write_2[-2:] == ["--setting", "senna_parser.explore=0.5"]
-    assert train_2[4:7] == [str(tmp_path / "cycle-2.cfg"), "-o", str(tmp_path / "cycle-2")]
-    options = dict(zip(train_2[7::2], train_2[8::2]))
-    assert options == {
-        "--training.optimizer.use_averages": "true",
-        "--training.optimizer.learn_rate.warmup_steps": "200",
-        "--training.max_steps": "1000",
-    }
-    sibling = script.parse_cycle("1500:0.0002:from=best:after=1")
-    *_, (write_3, _) = script.stage_commands(
-        Path("parser.cfg"), tmp_path, 3000, [*cycles, sibling], []
-    )
-    assert write_3[2:4] == [str(tmp_path / "cycle-1" / "model-best"), str(tmp_path / "cycle-3.cfg")]
-    with pytest.raises(ValueError, match="after=3"):
-        script.stage_commands(
-            Path("parser.cfg"),
-            tmp_path,
-            3000,
-            [*cycles, script.parse_cycle("1500:0.0002:after=3")],
-            [],
-        )
-    for bad in ("1500", "1500:fast", "1500:0.001:twice", "0:0.001", "1500:0.001:after=x"):
-        with pytest.raises(ValueError, match="--cycle"):
-            script.parse_cycle(bad)
 
 
 def test_pipe_speed_records_a_run_and_compares_another_with_it(tmp_path):

@@ -14,10 +14,10 @@ this module registers their config functions.
 
 from spacy.util import registry
 
+from ..layers.lexicon import PADDING, UNKNOWN
 from .base import CAPS_VALUES, Feature, caps_value, normalize_word
 from .chars import WORD_MARKS, CharFeature
 from .featurizer import Featurizer
-from ..layers.lexicon import PADDING, UNKNOWN
 from .shared import ANY_UPSTREAM, SharedWordsFeature
 from .tokens import AttrFeature, CapsFeature, SpanTagFeature, SuffixFeature, WordFeature
 

@@ -6,8 +6,8 @@ from typing import Iterable, List
 from spacy.tokens import Doc
 
 from ..layers.char_cnn import CharCNNSpec
-from .base import Feature, word_form, word_tokens
 from ..layers.lexicon import PADDING, Lexicon
+from .base import Feature, word_form, word_tokens
 
 #: the character feature's begin- and end-of-word marks (longer than any one character)
 WORD_MARKS = ("<w>", "</w>")

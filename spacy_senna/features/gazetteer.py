@@ -18,8 +18,8 @@ from spacy.vocab import Vocab
 
 from ..io.files import atomic_output
 from ..io.text_input import open_text
-from . import Feature
 from ..layers.lexicon import Lexicon
+from . import Feature
 
 FLAG_VALUES = ("NO", "YES")
 

@@ -10,8 +10,8 @@ from spacy.attrs import IDS
 from spacy.tokens import Doc, Token
 from thinc.util import to_numpy
 
-from .base import CAPS_VALUES, Feature, caps_value, normalize_word, word_tokens
 from ..layers.lexicon import UNKNOWN, Lexicon
+from .base import CAPS_VALUES, Feature, caps_value, normalize_word, word_tokens
 
 
 class WordFeature(Feature):

@@ -7,8 +7,8 @@ from typing import NamedTuple, Tuple
 import torch
 from torch import Tensor, nn
 
-from .lexicon import PADDING
 from .kept_encodings import KeptEncodings
+from .lexicon import PADDING
 
 # two primes below 2**31 and per-column multipliers below 2**20: a row's two hashes fit
 # one int64 key, and no product or sum overflows for character ids below 2**21

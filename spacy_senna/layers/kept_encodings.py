@@ -7,8 +7,8 @@ from typing import Callable, Dict, Tuple
 import torch
 from torch import Tensor
 
-from .lexicon import PADDING
 from ..runtime.threads import inference_lock
+from .lexicon import PADDING
 
 #: rows kept before the store starts again
 MAX_ROWS = 200_000

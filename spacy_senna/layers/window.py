@@ -6,9 +6,9 @@ import numpy
 import torch
 from torch import Tensor, nn
 
-from .lexicon import PADDING
 from .char_cnn import CharCNNSpec
 from .document_context import other_occurrences_mean
+from .lexicon import PADDING
 from .lookup import FeatureLookup
 from .precision import check_inference_dtype, dense
 from .recurrent import SentenceLSTM

@@ -37,8 +37,8 @@ from pathlib import Path
 import numpy
 
 from ..features import CAPS_VALUES, caps_value
-from ..layers.lexicon import PADDING, SPECIALS, UNKNOWN, Lexicon
 from ..io.files import atomic_output
+from ..layers.lexicon import PADDING, SPECIALS, UNKNOWN, Lexicon
 from .fingerprints import fingerprint, same_inputs
 from .progress import ReadingProgress
 from .raw_text import iter_segments, make_tokenizer, open_corpus_text, warn

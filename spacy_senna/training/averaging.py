@@ -1,10 +1,10 @@
-"""Average the weights of trained copies of one pipeline: checkpoint averaging.
+"""Checkpoint averaging: the mean of the weights of trained copies of one pipeline.
 
-    python benchmarks/average_weights.py training/averaged \
+    python -m spacy_senna average-weights training/averaged \
         training/cycle-9/model-best training/cycle-10/model-best
 
 The copies must be the same pipeline trained on (for example successive learning-rate
-cycles of `resume_config.py`): the same components, labels and weight shapes. The output
+cycles of `resume-config`): the same components, labels and weight shapes. The output
 is the first pipeline with every floating-point weight replaced by the mean of the copies'
 (the PyTorch networks' tensors and Thinc's own parameters); the rest (vocab, vectors,
 settings) is the first pipeline's, its meta without their dev scores (they are not the
@@ -13,7 +13,6 @@ of cycles that continue each other, or of sibling cycles from one model, is the
 cross-cycle form of the parameter averaging `use_averages` does within one.
 """
 
-import argparse
 from pathlib import Path
 from typing import Dict, List
 
@@ -23,7 +22,7 @@ from spacy.language import Language
 from thinc.api import Model
 
 
-def _torch_modules(model: Model) -> List[torch.nn.Module]:
+def torch_modules(model: Model) -> List[torch.nn.Module]:
     """The PyTorch networks of a Thinc model, in walk order."""
     return [
         shim._model
@@ -58,7 +57,7 @@ def _average_model(models: List[Model], where: str) -> None:
                 if any(value.shape != values[0].shape for value in values):
                     raise ValueError(f"{where}: parameter {name} differs in shape")
                 first.set_param(name, sum(values) / len(values))
-    modules = [_torch_modules(model) for model in models]
+    modules = [torch_modules(model) for model in models]
     if len({len(found) for found in modules}) != 1:
         raise ValueError(f"{where}: the pipelines' networks differ")
     for networks in zip(*modules):
@@ -88,16 +87,3 @@ def average_weights(pipelines: List[Path]) -> Language:
     averaged.meta["performance"] = {}
     averaged.meta["averaged_from"] = [str(path) for path in pipelines]
     return averaged
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("output", type=Path, help="directory to write the averaged pipeline to")
-    parser.add_argument("pipelines", type=Path, nargs="+", help="trained copies of one pipeline")
-    args = parser.parse_args()
-    average_weights(args.pipelines).to_disk(args.output)
-    print(f"Wrote {args.output}: the mean weights of {len(args.pipelines)} pipelines")
-
-
-if __name__ == "__main__":
-    main()

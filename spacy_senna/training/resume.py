@@ -1,6 +1,6 @@
-"""Write a config that trains a trained pipeline further: a second learning-rate cycle.
+"""A config that trains a trained pipeline further: a second learning-rate cycle.
 
-    python benchmarks/resume_config.py training/wsj-plus/model-last resume.cfg \
+    python -m spacy_senna resume-config training/wsj-plus/model-last resume.cfg \
         --steps 4000 --rate 0.0005
     python -m spacy train resume.cfg -o training/wsj-plus-resumed
 
@@ -15,7 +15,6 @@ of them is ignored): `--setting senna_parser.explore=0.5` copies the pipeline ne
 written config (`<output>.source/`) with that setting changed, and sources the copy.
 """
 
-import argparse
 import shutil
 from pathlib import Path
 from typing import Dict, Optional
@@ -68,39 +67,3 @@ def resume_config(
         "total_steps": steps,
     }
     return config
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("pipeline", type=Path, help="a trained pipeline (model-last)")
-    parser.add_argument("output", type=Path, help="the config to write")
-    parser.add_argument("--steps", type=int, required=True)
-    parser.add_argument("--rate", type=float, required=True, help="the first learning rate")
-    parser.add_argument("--eval-frequency", type=int, default=500)
-    parser.add_argument(
-        "--setting",
-        action="append",
-        default=[],
-        metavar="NAME.KEY=VALUE",
-        help="a component setting for the resumed training, e.g. senna_parser.explore=0.5",
-    )
-    args = parser.parse_args()
-    if not (args.pipeline / "config.cfg").exists():
-        parser.error(f"{args.pipeline} holds no config.cfg: pass a trained pipeline's folder")
-    if args.steps < 1 or args.rate <= 0:
-        parser.error("--steps and --rate must be positive")
-    settings = dict(item.split("=", 1) for item in args.setting if "=" in item)
-    if len(settings) != len(args.setting):
-        parser.error("--setting takes NAME.KEY=VALUE, e.g. senna_parser.explore=0.5")
-    try:
-        config = resume_config(
-            args.pipeline, args.steps, args.rate, args.eval_frequency, settings, args.output
-        )
-    except ValueError as err:
-        parser.error(str(err))
-    config.to_disk(args.output)
-    print(f"Wrote {args.output}: {args.steps} steps from {args.rate} on {args.pipeline}")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,6 @@
 """Train a config, then resume it for learning-rate cycles: a recipe in one command.
 
-    python benchmarks/train_cycles.py configs/plus/parser-heads.cfg training/wsj-heads \
+    python -m spacy_senna train-cycles configs/plus/parser-heads.cfg training/wsj-heads \
         --first 3000 --cycle 1500:0.0005 --cycle 1500:0.0005:averages \
         --cycle 1500:0.0005:averages:warmup=200:explore=1.0 \
         -- --paths.train corpus/wsj-trees/train.mrg.spacy --paths.dev ... --paths.vectors ...
@@ -8,19 +8,18 @@
 The first stage is `spacy train CONFIG` for `--first` steps (the config's `constant_then.v1`
 rate, as every parser config has it, held for the first half, then falling to 0; the
 arguments after `--` are its overrides) in OUTPUT/cycle-0. Each `--cycle
-STEPS:RATE[:OPTION...]` then resumes the stage before it (`resume_config.py`: its weights,
+STEPS:RATE[:OPTION...]` then resumes the stage before it (`resume-config`: its weights,
 a fresh optimizer, the rate falling linearly from RATE to 0 over STEPS) in OUTPUT/cycle-N.
 Options: `averages` (parameter averaging), `warmup=N` (the rate rises over the first N
 steps), `explore=P` (senna_parser's `explore`), `stop=N` (stop after N of the STEPS, the
 schedule unchanged), `from=best` (resume the stage's model-best instead of its
 model-last), `after=N` (resume stage N instead of the one before: a sibling cycle); a
 setting not given stays as the stage resumed left it. `--average 11,12` ends with
-OUTPUT/averaged: those stages' model-best weights averaged (`average_weights.py`). Each
+OUTPUT/averaged: those stages' model-best weights averaged (`average-weights`). Each
 stage's commands, minutes and dev scores go to OUTPUT/recipe.json; `--dry-run` prints the
 commands.
 """
 
-import argparse
 import json
 import shlex
 import subprocess
@@ -29,8 +28,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional
-
-BENCHMARKS = Path(__file__).parent
 
 
 @dataclass
@@ -98,7 +95,7 @@ def stage_commands(
             raise ValueError(f"--cycle {number}: after={after} names no stage before it")
         source = output / f"cycle-{after}"
         resume = output / f"cycle-{number}.cfg"
-        write = [python, str(BENCHMARKS / "resume_config.py"), str(source / cycle.source)]
+        write = [python, "-m", "spacy_senna", "resume-config", str(source / cycle.source)]
         write += [str(resume), "--steps", str(cycle.steps), "--rate", str(cycle.rate)]
         if cycle.explore is not None:
             write += ["--setting", f"senna_parser.explore={cycle.explore}"]
@@ -122,48 +119,26 @@ def _dev_scores(trained: Path) -> Dict[str, float]:
     return {key: value for key, value in performance.items() if isinstance(value, float)}
 
 
-def main() -> None:
-    argv = sys.argv[1:]
-    overrides = argv[argv.index("--") + 1 :] if "--" in argv else []
-    argv = argv[: argv.index("--")] if "--" in argv else argv
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("config", type=Path, help="the config of the first stage")
-    parser.add_argument("output", type=Path, help="folder for the stages and recipe.json")
-    parser.add_argument("--first", type=int, required=True, help="steps of the first stage")
-    parser.add_argument("--cycle", action="append", default=[], help="STEPS:RATE[:OPTION...]")
-    parser.add_argument("--average", help="stages whose model-best to average, e.g. 11,12")
-    parser.add_argument("--dry-run", action="store_true", help="print the commands, run none")
-    args = parser.parse_args(argv)
-    if not args.config.exists():
-        parser.error(f"{args.config} does not exist")
-    if args.first < 2:
-        parser.error("--first must be 2 steps or more")
-    try:
-        cycles = [parse_cycle(text) for text in args.cycle]
-        stages = stage_commands(args.config, args.output, args.first, cycles, overrides)
-        averaged = [int(n) for n in args.average.split(",")] if args.average else []
-    except ValueError as err:
-        parser.error(str(err))
-    if averaged:
-        if len(averaged) < 2 or not all(0 <= n <= len(cycles) for n in averaged):
-            parser.error(f"--average {args.average}: name two or more of stages 0-{len(cycles)}")
-        average = [sys.executable, str(BENCHMARKS / "average_weights.py")]
-        average += [str(args.output / "averaged")]
-        average += [str(args.output / f"cycle-{n}" / "model-best") for n in averaged]
-        stages.append([average])
-    if args.dry_run:
-        for commands in stages:
-            print("\n".join(shlex.join(command) for command in commands))
-        return
-    args.output.mkdir(parents=True, exist_ok=True)
+def average_command(output: Path, stages: List[int], n_cycles: int) -> List[str]:
+    """The command that averages `stages`' model-best weights into OUTPUT/averaged."""
+    if len(stages) < 2 or not all(0 <= n <= n_cycles for n in stages):
+        raise ValueError(f"--average: name two or more of stages 0-{n_cycles}, not {stages}")
+    command = [sys.executable, "-m", "spacy_senna", "average-weights", str(output / "averaged")]
+    return command + [str(output / f"cycle-{n}" / "model-best") for n in stages]
+
+
+def run_stages(stages: List[List[List[str]]], output: Path, n_cycles: int) -> None:
+    """Run each stage's commands in turn, recording commands, minutes and dev scores in
+    OUTPUT/recipe.json after each stage; a failing command stops the recipe."""
+    output.mkdir(parents=True, exist_ok=True)
     recipe = []
     for number, commands in enumerate(stages):
         start = time.perf_counter()
         for command in commands:
-            print(f"[train_cycles] {shlex.join(command)}", flush=True)
+            print(f"[train-cycles] {shlex.join(command)}", flush=True)
             if subprocess.call(command) != 0:
-                sys.exit(f"train_cycles: stage {number} failed: {shlex.join(command)}")
-        folder = args.output / (f"cycle-{number}" if number <= len(cycles) else "averaged")
+                raise ChildProcessError(f"train-cycles: stage {number} failed: {shlex.join(command)}")
+        folder = output / (f"cycle-{number}" if number <= n_cycles else "averaged")
         recipe.append(
             {
                 "output": str(folder),
@@ -172,9 +147,5 @@ def main() -> None:
                 "dev": _dev_scores(folder),
             }
         )
-        (args.output / "recipe.json").write_text(json.dumps(recipe, indent=2), encoding="utf8")
-    print(f"[train_cycles] {len(stages)} stages, {sum(s['minutes'] for s in recipe):.0f} minutes")
-
-
-if __name__ == "__main__":
-    main()
+        (output / "recipe.json").write_text(json.dumps(recipe, indent=2), encoding="utf8")
+    print(f"[train-cycles] {len(stages)} stages, {sum(s['minutes'] for s in recipe):.0f} minutes")
