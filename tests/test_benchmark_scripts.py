@@ -21,12 +21,18 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 def test_timed_records_wall_time_peak_memory_and_exit_code(tmp_path):
     timings = tmp_path / "metrics" / "timings.json"
-    ok = [sys.executable, str(BENCHMARKS / "timed.py"), str(timings), "step-a", "--"]
+    ok = [sys.executable, str(BENCHMARKS / "project" / "timed.py"), str(timings), "step-a", "--"]
     assert subprocess.run([*ok, sys.executable, "-c", "pass"]).returncode == 0
-    big = [sys.executable, str(BENCHMARKS / "timed.py"), str(timings), "step-big", "--"]
+    big = [sys.executable, str(BENCHMARKS / "project" / "timed.py"), str(timings), "step-big", "--"]
     allocate = "b = bytearray(300 * 2**20); b[::4096] = b'x' * len(b[::4096])"
     assert subprocess.run([*big, sys.executable, "-c", allocate]).returncode == 0
-    failing = [sys.executable, str(BENCHMARKS / "timed.py"), str(timings), "step-b", "--"]
+    failing = [
+        sys.executable,
+        str(BENCHMARKS / "project" / "timed.py"),
+        str(timings),
+        "step-b",
+        "--",
+    ]
     code = "import sys; sys.exit(3)"
     assert subprocess.run([*failing, sys.executable, "-c", code]).returncode == 3
     recorded = json.loads(timings.read_text())
@@ -38,7 +44,7 @@ def test_timed_records_wall_time_peak_memory_and_exit_code(tmp_path):
 
 
 def test_collect_results_reports_missing_runs(tmp_path, load_script):
-    collect_results = load_script(BENCHMARKS / "collect_results.py")
+    collect_results = load_script(BENCHMARKS / "project" / "collect_results.py")
     (tmp_path / "metrics").mkdir()
     (tmp_path / "speed").mkdir()
     (tmp_path / "metrics" / "ner-testb.json").write_text(json.dumps({"ents_f": 0.8234}))
@@ -66,7 +72,7 @@ def test_collect_results_reports_missing_runs(tmp_path, load_script):
 
 
 def test_srl_props_files_read_back_as_the_same_frames(tmp_path, load_script):
-    srl_eval = load_script(BENCHMARKS / "srl_eval.py")
+    srl_eval = load_script(BENCHMARKS / "accuracy" / "srl_eval.py")
     vocab = English().vocab
     words = "Prices , he said , fell sharply today".split()
     doc = Doc(vocab, words=words)
@@ -92,7 +98,7 @@ def test_srl_props_files_read_back_as_the_same_frames(tmp_path, load_script):
 
 
 def test_lm_parallel_variants_and_text_slice(tmp_path, load_script):
-    lm_parallel = load_script(BENCHMARKS / "lm_parallel.py")
+    lm_parallel = load_script(BENCHMARKS / "lm" / "lm_parallel.py")
     assert lm_parallel.parse_variant("2x1") == {"workers": 2, "threads": 1, "batch_size": 1024}
     assert lm_parallel.parse_variant("1x2@4096") == {
         "workers": 1,
@@ -111,7 +117,7 @@ def test_lm_parallel_continues_a_copy_of_a_finished_run(tmp_path, load_script):
     from spacy_senna.lm.pretrain import pretrain
     from spacy_senna.lm.settings import PretrainConfig
 
-    lm_parallel = load_script(BENCHMARKS / "lm_parallel.py")
+    lm_parallel = load_script(BENCHMARKS / "lm" / "lm_parallel.py")
     text = tmp_path / "text.txt"
     text.write_text("the cat sees a dog in the garden .\n" * 400, encoding="utf8")
     run = tmp_path / "lm"
@@ -127,7 +133,7 @@ def test_lm_parallel_continues_a_copy_of_a_finished_run(tmp_path, load_script):
 
 
 def test_lm_parallel_names_what_a_run_to_continue_lacks(tmp_path, capsys, load_script):
-    lm_parallel = load_script(BENCHMARKS / "lm_parallel.py")
+    lm_parallel = load_script(BENCHMARKS / "lm" / "lm_parallel.py")
     (tmp_path / "lm").mkdir()
     with pytest.raises(SystemExit) as stop:
         lm_parallel.main(["--continue-run", str(tmp_path / "lm")])
@@ -141,7 +147,7 @@ def test_time_split_finds_each_part_and_leaves_the_functions_as_they_were(tmp_pa
     words = ["Angela Merkel visited Paris on Monday .".split(), "He sold the old house .".split()]
     DocBin(docs=[Doc(English().vocab, words=w) for w in words]).to_disk(data)
     output = tmp_path / "split.json"
-    script = load_script(BENCHMARKS / "time_split.py")
+    script = load_script(BENCHMARKS / "speed" / "time_split.py")
     argv = ["time_split.py", str(bundled_path()), str(data), "--rounds", "1", "--json", str(output)]
     for read in (False, True):
         with pytest.MonkeyPatch.context() as patch:
@@ -165,7 +171,7 @@ def test_time_split_finds_each_part_and_leaves_the_functions_as_they_were(tmp_pa
 
 
 def test_same_outputs_finds_a_changed_label_and_a_changed_probability(tmp_path, load_script):
-    script = load_script(BENCHMARKS / "same_outputs.py")
+    script = load_script(BENCHMARKS / "accuracy" / "same_outputs.py")
     texts = tmp_path / "texts.txt"
     texts.write_text("Angela Merkel visited Paris on Monday.\nHe sold the old house.\n")
     first, second = tmp_path / "a.json", tmp_path / "b.json"
@@ -189,7 +195,7 @@ def test_parse_propagation_scores_levels_given_gold_and_own_trees(load_script):
     from spacy_senna.io.readers import copy_inputs, gold_tokens
     from spacy_senna.syntax.trees import parse_tree
 
-    script = load_script(BENCHMARKS / "parse_propagation.py")
+    script = load_script(BENCHMARKS / "accuracy" / "parse_propagation.py")
     trees = [
         "( (S (NP (DT The) (NN cat)) (VP (VBD sat) (PP (IN on) (NP (DT the) (NN mat)))) (. .)))",
         "( (S (NP (PRP They)) (VP (VBP buy) (NP (NN growth) (NNS stocks))) (. .)))",
@@ -232,7 +238,7 @@ def test_parser_speed_times_two_parsers_on_the_corpus_tags(tmp_path):
         copy_inputs(example, ["tag_"])
         nlp.initialize(lambda: [example])
         nlp.to_disk(tmp_path / name)
-    command = [sys.executable, str(BENCHMARKS / "parser_speed.py"), str(tmp_path / "a")]
+    command = [sys.executable, str(BENCHMARKS / "speed" / "parser_speed.py"), str(tmp_path / "a")]
     command += [str(tmp_path / "b"), str(corpus), "--rounds", "2"]
     run = subprocess.run(command, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
@@ -249,7 +255,11 @@ def test_corpus_reading_times_both_decodings_of_the_same_pass(tmp_path):
     for doc in docs:
         doc.spans["chunks"] = [doc[0:2]]
     DocBin(docs=docs).to_disk(tmp_path / "docs.spacy")
-    command = [sys.executable, str(BENCHMARKS / "corpus_reading.py"), str(tmp_path / "docs.spacy")]
+    command = [
+        sys.executable,
+        str(BENCHMARKS / "speed" / "corpus_reading.py"),
+        str(tmp_path / "docs.spacy"),
+    ]
     run = subprocess.run([*command, "--shuffle", "--rounds", "2"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
@@ -261,7 +271,7 @@ def test_corpus_reading_times_both_decodings_of_the_same_pass(tmp_path):
 def test_pipe_speed_records_a_run_and_compares_another_with_it(tmp_path):
     texts = tmp_path / "texts.txt"
     texts.write_text("Angela Merkel visited Paris on Monday.\n\nHe sold the old house.\n")
-    first, script = tmp_path / "cpu.json", str(BENCHMARKS / "pipe_speed.py")
+    first, script = tmp_path / "cpu.json", str(BENCHMARKS / "speed" / "pipe_speed.py")
     command = [sys.executable, script, str(texts), "--pipeline", str(bundled_path())]
     run = subprocess.run([*command, "--rounds", "1", "--json", str(first)], capture_output=True)
     assert run.returncode == 0, run.stderr
@@ -278,7 +288,7 @@ def test_pipe_speed_records_a_run_and_compares_another_with_it(tmp_path):
 
 
 def test_pipe_speed_reads_the_words_of_a_docbin(tmp_path, load_script):
-    script = load_script(BENCHMARKS / "pipe_speed.py")
+    script = load_script(BENCHMARKS / "speed" / "pipe_speed.py")
     data = tmp_path / "docs.spacy"
     words = ["Angela Merkel visited Paris on Monday .".split(), "He sold the old house .".split()]
     DocBin(docs=[Doc(English().vocab, words=w) for w in words]).to_disk(data)
@@ -295,7 +305,7 @@ def test_host_syncs_counts_the_calls_a_gpu_would_wait_for(load_script):
     from spacy_senna.layers import crf, crf_viterbi
     from spacy_senna.layers.transition_blocks import TransitionBlocks
 
-    script = load_script(BENCHMARKS / "host_syncs.py")
+    script = load_script(BENCHMARKS / "speed" / "host_syncs.py")
     pruned = TransitionBlocks._block_max_plus
     small = crf_viterbi.SMALL_VITERBI_FLOATS
     compiled = crf._decodes_compiled
@@ -312,7 +322,7 @@ def test_host_syncs_counts_the_calls_a_gpu_would_wait_for(load_script):
 
 
 def test_call_latency_times_one_doc_at_a_time(load_script):
-    script = load_script(BENCHMARKS / "call_latency.py")
+    script = load_script(BENCHMARKS / "speed" / "call_latency.py")
     texts = ["Angela Merkel visited Paris on Monday.", "He sold the old house."]
     pipeline = str(bundled_path())
     result = script.call_latency(texts, rounds=1, pipeline=pipeline, anchor=pipeline)
@@ -326,7 +336,7 @@ def test_call_latency_times_one_doc_at_a_time(load_script):
 
 
 def test_layer_flatness_times_each_layer_per_token_at_each_length(load_script):
-    script = load_script(BENCHMARKS / "layer_flatness.py")
+    script = load_script(BENCHMARKS / "speed" / "layer_flatness.py")
     text = "Angela Merkel visited Paris on Monday. He sold the old house. " * 20
     times = script.layer_times(str(bundled_path()), text, [20, 80], ["senna_ner"], rounds=1)
     assert set(times) == {("senna_ner", 20), ("senna_ner", 80)}

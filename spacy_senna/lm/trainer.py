@@ -10,7 +10,7 @@
   far). `curriculum_init="unknown"` instead starts new words from the UNKNOWN row
   (plus a tenth of their random row). UNKNOWN is never a negative, so it scores high
   everywhere; the 40-minute Wikipedia run with "unknown" collapsed transiently after
-  two of its four switches (benchmarks/lm_pretraining.md). A short A/B showed no
+  two of its four switches (benchmarks/lm/lm_pretraining.md). A short A/B showed no
   collapse with either and a slightly lower loss with "random", the default.
 """
 

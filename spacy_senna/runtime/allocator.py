@@ -3,7 +3,7 @@
 Labelling and the LM's training steps allocate and free tensors of a few MB, batch after
 batch. glibc hands much of that back to the system and pays a page fault for each 4 KiB
 page when the next batch takes it again: in the LM's Hogwild workers about 180,000 faults a
-second per worker, 40% of its CPU time in the kernel (benchmarks/lm_pretraining.md, "Twice
+second per worker, 40% of its CPU time in the kernel (benchmarks/lm/lm_pretraining.md, "Twice
 the words per second"); in en_senna's tagger, chunker and ner some 70,000 faults per 67,000
 words (docs/experiments/wave4-speed.md, "Page faults"). Fixed thresholds keep chunks up to
 32 MiB in the heap and trim it only when 256 MiB lie free at its top.

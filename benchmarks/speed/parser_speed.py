@@ -1,12 +1,12 @@
 """Same-run parsing speed of two parser pipelines on the same gold-tagged sentences.
 
-usage: python benchmarks/parser_speed.py PIPELINE_A PIPELINE_B DATA.spacy
+usage: python benchmarks/speed/parser_speed.py PIPELINE_A PIPELINE_B DATA.spacy
        [--copy-attrs tag_] [--rounds 5] [--batch-size 256] [--limit N]
 
 A parser reads its tags from the docs (a tagger before it, or the corpus'), so
 compare_speed.py, which hands the pipelines bare words, cannot time it as it runs in a
 benchmark. This reads DATA with spacy-senna.Corpus.v1 (`--copy-attrs tag_`: the corpus'
-POS tags as input, as benchmarks/evaluate.py does) and times `nlp.pipe` over fresh copies
+POS tags as input, as benchmarks/accuracy/evaluate.py does) and times `nlp.pipe` over fresh copies
 of those docs, pipeline A and B in alternating rounds in one process after a warm-up.
 Prints the median words/s of each and the median of the per-round ratios A/B.
 """

@@ -1,6 +1,6 @@
 """How often a pipeline's tensor code would make a GPU wait for the CPU, counted on the CPU.
 
-usage: python benchmarks/host_syncs.py PIPELINE TEXTS.txt [--batch-size 256] [--gpu-paths]
+usage: python benchmarks/speed/host_syncs.py PIPELINE TEXTS.txt [--batch-size 256] [--gpu-paths]
 
 On a GPU, reading a tensor's value on the host (`item`, `tolist`, `bool`, `int`, `cpu`,
 `numpy`) or an operation whose output size depends on the data (`nonzero`, `unique`,

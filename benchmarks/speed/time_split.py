@@ -1,7 +1,7 @@
 """Where a senna pipeline's time goes: per component, featurizing, network, decoding,
 span probabilities and the rest, next to a baseline pipeline's whole time.
 
-usage: python benchmarks/time_split.py SENNA_PIPELINE DATA.spacy [--baseline PIPELINE]
+usage: python benchmarks/speed/time_split.py SENNA_PIPELINE DATA.spacy [--baseline PIPELINE]
        [--rounds 3] [--batch-size 256] [--json FILE] [--read-scores]
        [--span-scores {lazy,eager,off}] [--enable COMPONENT]...
 

@@ -1,6 +1,6 @@
 """Score senna_srl with the official CoNLL-2005 `srl-eval.pl`, beside the built-in scorer.
 
-usage: python benchmarks/srl_eval.py PIPELINE DATA.spacy OUT_DIR [--srl-eval SCRIPT]
+usage: python benchmarks/accuracy/srl_eval.py PIPELINE DATA.spacy OUT_DIR [--srl-eval SCRIPT]
        [--copy-spans srl_predicates [pt0]] [--copy-attrs tag_] [--before PIPELINE ...]
        [--output FILE]
 

@@ -1,6 +1,6 @@
 """Same-run CPU throughput of spacy_senna's CRF against pytorch-crf 0.7.2.
 
-usage: python benchmarks/crf_speed.py [--batch 64] [--time 40] [--tags 17 45 120] [--rounds 7]
+usage: python benchmarks/speed/crf_speed.py [--batch 64] [--time 40] [--tags 17 45 120] [--rounds 7]
        [--threads 1]
 
 Both compute the same quantity: pytorch-crf's end transitions are zeroed (SENNA has no

@@ -1,6 +1,6 @@
 """Same-run speed and peak memory of a senna pipeline against a spaCy baseline pipeline.
 
-usage: python benchmarks/pipeline_speed.py SENNA_PIPELINE BASELINE_PIPELINE DATA.spacy
+usage: python benchmarks/speed/pipeline_speed.py SENNA_PIPELINE BASELINE_PIPELINE DATA.spacy
        [--rounds 5] [--batches 50] [--batch-size N] [--output FILE] [--json FILE]
        [--compare-speed PATH]
 
@@ -14,7 +14,7 @@ Runs, one after the other in this one invocation:
 `--batch-size` sets docs per batch in both (default: compare_speed's 256 and each pipeline's
 own); use a small one for Docs that hold whole documents. Prints a markdown table to
 paste into BENCHMARKS.md; `--json` also writes the numbers
-(read by benchmarks/collect_results.py).
+(read by benchmarks/project/collect_results.py).
 """
 
 import argparse
@@ -25,7 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COMPARE = ROOT.parent / "shared" / "tools" / "compare_speed.py"
 
 

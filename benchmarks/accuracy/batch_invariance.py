@@ -1,6 +1,6 @@
 """How much the batch size moves the components' span probabilities.
 
-usage: python benchmarks/batch_invariance.py PIPELINE DATA.spacy [DATA.spacy ...]
+usage: python benchmarks/accuracy/batch_invariance.py PIPELINE DATA.spacy [DATA.spacy ...]
        [--limit 600] [--batch-size 1000]
 
 Annotates the texts of the given corpora one by one (`nlp(text)`) and in one

@@ -1,6 +1,6 @@
 """Each layer's time per token on one short and one long document, warm, in one process.
 
-usage: python benchmarks/layer_flatness.py TEXT [--pipeline en_senna] [--lengths 10000 160000]
+usage: python benchmarks/speed/layer_flatness.py TEXT [--pipeline en_senna] [--lengths 10000 160000]
        [--layers senna_tagger senna_chunker senna_ner] [--rounds 3]
 
 Each document is the first N tokens of TEXT. For each length the pipeline's components run

@@ -1,6 +1,6 @@
 """Seconds and peak memory of each senna component on very long documents.
 
-usage: python benchmarks/long_documents.py PIPELINE [--lengths 1000 10000 50000]
+usage: python benchmarks/speed/long_documents.py PIPELINE [--lengths 1000 10000 50000]
        [--srl-sentences 100 200 400] [--text FILE [--components NAME ...]]
        [--exclude NAME ...]
        [--output RESULTS.json]

@@ -1,12 +1,12 @@
 """Span F1 of a pipeline over all spans, and over the spans that hold a word unseen in
 training: how well a model generalises to rare words.
 
-usage: python benchmarks/unseen_spans.py TRAIN.spacy TEST.spacy PIPELINE...
+usage: python benchmarks/accuracy/unseen_spans.py TRAIN.spacy TEST.spacy PIPELINE...
        [--key chunks] [--copy-attrs tag_]
 
 A span (gold or predicted) counts as unseen when one of its words, lowercased, occurs
 nowhere in TRAIN. `--copy-attrs` gives the pipeline the corpus' own token attributes as
-input (POS for a chunker), as `benchmarks/evaluate.py` does; over all spans the F1 is
+input (POS for a chunker), as `benchmarks/accuracy/evaluate.py` does; over all spans the F1 is
 the one `evaluate.py` prints.
 """
 

@@ -1,7 +1,7 @@
 """Replace one span group of a corpus with a pipeline's predictions (e.g. SRL training
 data whose PT0 input comes from the PT0 network instead of the Charniak parse).
 
-usage: python benchmarks/predicted_spans.py PIPELINE IN.spacy OUT.spacy --key pt0
+usage: python benchmarks/project/predicted_spans.py PIPELINE IN.spacy OUT.spacy --key pt0
        [--copy-attrs tag_]
 
 Runs PIPELINE on bare copies of IN's documents (gold tokens; `--copy-attrs` gives it the

@@ -1,7 +1,7 @@
 """word2vec or fastText (gensim) on exactly the text `pretrain-lm` trained on, for the
 pretraining comparison: same tokens, same 100,000-word dictionary, vectors keyed alike.
 
-usage: python benchmarks/pretrain_compare.py CORPUS_DIR VECTORS.txt
+usage: python benchmarks/lm/pretrain_compare.py CORPUS_DIR VECTORS.txt
        --method word2vec|fasttext [--width 50] [--window 5] [--negatives 5]
        [--epochs 5] [--workers 1] [--json FILE]
 

@@ -1,6 +1,6 @@
 """Span F1 of one trained span labeler under three decoders (paper Table 4 setting).
 
-usage: python benchmarks/decoding_ablation.py PIPELINE DATA.spacy [--component NAME]
+usage: python benchmarks/accuracy/decoding_ablation.py PIPELINE DATA.spacy [--component NAME]
        [--copy-attrs tag_] [--output FILE.json]
 
 The components decode under the tag scheme's hard constraints, which also fixes the

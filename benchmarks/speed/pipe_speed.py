@@ -1,7 +1,7 @@
 """Load time, words/s of `nlp.pipe` and peak RSS of one pipeline on one device (one CPU
 thread, or a GPU), in one process.
 
-usage: python benchmarks/pipe_speed.py TEXTS.txt|DATA.spacy [--pipeline en_senna]
+usage: python benchmarks/speed/pipe_speed.py TEXTS.txt|DATA.spacy [--pipeline en_senna]
        [--gpu-id N] [--rounds 3] [--batch-size 256] [--exclude senna_srl ...]
        [--json FILE] [--against EARLIER.json]
 
@@ -11,7 +11,7 @@ annotation) each round. The pipeline is loaded (on the GPU with `--gpu-id`,
 times; the median round is reported, with every round. Run it once per device, each in
 its own process (a process that has chosen the GPU keeps it): `--json` keeps a run's
 figures, `--against` prints this run's words/s over an earlier run's.
-`benchmarks/gpu_check.sh` does so for issue #47's `nlp.pipe` on a GPU against one CPU
+`benchmarks/speed/gpu_check.sh` does so for issue #47's `nlp.pipe` on a GPU against one CPU
 core; projects/open's `speed` step records en_senna's figures with it.
 """
 

@@ -1,6 +1,6 @@
 """Run one benchmark step's command and record its wall time.
 
-usage: python benchmarks/timed.py TIMINGS.json STEP -- COMMAND [ARG ...]
+usage: python benchmarks/project/timed.py TIMINGS.json STEP -- COMMAND [ARG ...]
 
 Runs COMMAND (output streams through, so progress bars stay visible), then records
 {step: {"command", "seconds", "peak_rss_mib", "finished", "returncode"}} in TIMINGS.json (created if

@@ -1,7 +1,7 @@
 """Same-run time of one pass over a corpus by spacy-senna.Corpus.v1, its docs decoded by
 `docbin_decoding.get_docs` (decoders looked up once) against spaCy's `DocBin.get_docs`.
 
-usage: python benchmarks/corpus_reading.py DATA.spacy [--copy-attrs tag_] [--shuffle]
+usage: python benchmarks/speed/corpus_reading.py DATA.spacy [--copy-attrs tag_] [--shuffle]
        [--rounds 3]
 
 The reader reads DATA as the configs do (`gold_preproc`, the named attributes copied onto

@@ -1,6 +1,6 @@
 """How much of each task's test words a pretraining dictionary covers.
 
-usage: python benchmarks/lm_coverage.py --dictionary NAME=PATH [NAME=PATH ...]
+usage: python benchmarks/lm/lm_coverage.py --dictionary NAME=PATH [NAME=PATH ...]
        --task NAME=TRAIN.spacy,TEST.spacy [...] [--json FILE]
 
 A dictionary is an encoded LM corpus directory (`vectors/lm-wiki.checkpoints/corpus`:

@@ -1,10 +1,10 @@
 """Collect a benchmark project run into one results JSON and markdown tables.
 
-usage: python benchmarks/collect_results.py PROJECT_DIR [--json FILE] [--markdown FILE]
+usage: python benchmarks/project/collect_results.py PROJECT_DIR [--json FILE] [--markdown FILE]
 
-Reads PROJECT_DIR/metrics/*.json (written by `spacy evaluate` / benchmarks/evaluate.py),
-PROJECT_DIR/speed/*.json (benchmarks/pipeline_speed.py --json) and
-PROJECT_DIR/metrics/timings.json (benchmarks/timed.py), and prints each of our numbers
+Reads PROJECT_DIR/metrics/*.json (written by `spacy evaluate` / benchmarks/accuracy/evaluate.py),
+PROJECT_DIR/speed/*.json (benchmarks/speed/pipeline_speed.py --json) and
+PROJECT_DIR/metrics/timings.json (benchmarks/project/timed.py), and prints each of our numbers
 beside the paper's (Tables 4/8, 15 and 16) and spaCy's built-in components. A result
 whose file is missing is listed as "not run", never invented.
 """
@@ -31,7 +31,7 @@ PT0 = "PT0 (WSJ 22-24, F1)"
 SRL = "SRL (CoNLL-2005 WSJ 23, F1; paper: WSJ 23 + Brown)"
 WLL_ARGMAX = "senna WLL, per-token argmax (the paper's WLL)"
 WLL_VITERBI = "senna WLL, constrained Viterbi"
-ARGMAX = "per-token argmax"  # key in benchmarks/decoding_ablation.py output
+ARGMAX = "per-token argmax"  # key in benchmarks/accuracy/decoding_ablation.py output
 
 ACCURACY_ROWS: List[Row] = [
     Row(POS, "senna SLL", "pos-test.json", "tag_acc", 96.37, "NN+SLL"),
@@ -132,7 +132,7 @@ ACCURACY_ROWS: List[Row] = [
     ),
 ]
 
-#: benchmarks/srl_eval.py outputs: spacy-senna's SRL scorer checked against srl-eval.pl
+#: benchmarks/accuracy/srl_eval.py outputs: spacy-senna's SRL scorer checked against srl-eval.pl
 SRL_EVAL_CHECKS = {
     "senna SLL": "srl-official.json",
     "senna SLL + LM": "srl-lm-official.json",

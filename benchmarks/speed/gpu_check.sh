@@ -7,9 +7,9 @@
 #    2b. the same with 8 processes sharing the GPU, and with 8 CPU processes;
 # 3. `spacy train --gpu-id 0` of configs/open/joint.cfg for 200 steps on TRAIN;
 # 4. `nlp.pipe` of en_senna over TEXT's lines, one CPU thread against the GPU, each in
-#    its own process (benchmarks/pipe_speed.py), all four layers and the three without SRL.
+#    its own process (benchmarks/speed/pipe_speed.py), all four layers and the three without SRL.
 # Run from the repository root with spacy-senna and en_senna importable:
-#   benchmarks/gpu_check.sh TEXT TRAIN OUT_DIR
+#   benchmarks/speed/gpu_check.sh TEXT TRAIN OUT_DIR
 set -u
 text=$1
 train=$2
@@ -66,9 +66,9 @@ echo "== 4. nlp.pipe, one CPU thread vs GPU (median of 3 rounds, batches of 256)
 for layers in all three; do
     exclude=()
     [ "$layers" = three ] && exclude=(--exclude senna_srl)
-    timeout 240 python3 benchmarks/pipe_speed.py "$text" "${exclude[@]}" \
+    timeout 240 python3 benchmarks/speed/pipe_speed.py "$text" "${exclude[@]}" \
         --json "$out/pipe-$layers-cpu.json" 2> "$out/pipe-$layers-cpu.err" | tail -n 1
-    timeout 240 python3 benchmarks/pipe_speed.py "$text" --gpu-id 0 "${exclude[@]}" \
+    timeout 240 python3 benchmarks/speed/pipe_speed.py "$text" --gpu-id 0 "${exclude[@]}" \
         --against "$out/pipe-$layers-cpu.json" 2> "$out/pipe-$layers-gpu.err" | tail -n 2
     tail -n 2 "$out/pipe-$layers-gpu.err"
 done

@@ -1,8 +1,9 @@
 """Whether two spacy-senna versions label the same: every annotation of a pipeline, then a
 comparison of two such files.
 
-usage: python benchmarks/same_outputs.py dump PIPELINE TEXTS.txt OUTPUT.json [--batch-size 256]
-       python benchmarks/same_outputs.py compare A.json B.json
+usage: python benchmarks/accuracy/same_outputs.py dump PIPELINE TEXTS.txt OUTPUT.json
+           [--batch-size 256]
+       python benchmarks/accuracy/same_outputs.py compare A.json B.json
 
 `dump` pipes the texts (one per line) through the pipeline and writes, per doc, every
 token's tag, `doc.ents` and every span group with its probabilities (`attrs["scores"]`,

@@ -1,6 +1,6 @@
 """Evaluate a pipeline on gold tokens, optionally with gold input attributes (cascades).
 
-usage: python benchmarks/evaluate.py PIPELINE DATA.spacy [--copy-attrs tag_]
+usage: python benchmarks/accuracy/evaluate.py PIPELINE DATA.spacy [--copy-attrs tag_]
        [--copy-spans srl_predicates] [--before PIPELINE ...] [--output FILE]
 
 Like `spacy evaluate --gold-preproc`, but reads the data with spacy-senna.Corpus.v1 so

@@ -1,7 +1,7 @@
 """Words/s and peak memory of SENNA's whole SRL cascade on one core: senna_tagger ->
 senna_chunker (PT0) -> senna_srl on every verb the tagger finds.
 
-usage: python benchmarks/srl_cascade.py TAGGER PT0 SRL DATA.spacy --save PIPELINE
+usage: python benchmarks/speed/srl_cascade.py TAGGER PT0 SRL DATA.spacy --save PIPELINE
        [--rounds 3] [--batch-size 256] [--threads 1] [--json FILE]
 
 Assembles the three trained pipelines' components into one pipeline (saved to

@@ -1,6 +1,6 @@
 """How much of a parser's error comes from building on its own wrong levels.
 
-    python benchmarks/parse_propagation.py training/wsj-heads/model-best \
+    python benchmarks/accuracy/parse_propagation.py training/wsj-heads/model-best \
         corpus/wsj-trees/dev.mrg.spacy --sentences 600
 
 Two labelled-span scores over the same trees (spans as the parser writes them, unary
