@@ -1,0 +1,1 @@
+"""Fixtures shared by tests in several folders, loaded by tests/conftest.py (pytest_plugins)."""
