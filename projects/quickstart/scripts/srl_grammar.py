@@ -16,7 +16,8 @@ from lexicon import (
     WINNING_VERBS,
     Verb,
 )
-from news_grammar import BE, Grammar, Part, Phrase, w
+from news_grammar import Grammar
+from news_parts import BE, Part, Phrase, w
 
 from spacy_senna.labels.tags import Chunk
 
