@@ -32,7 +32,7 @@ setup(
             "spacy-senna.parse_scorer.v1 = spacy_senna.scoring.parse_scorer:make_parse_scorer",
         ],
         "spacy_readers": [
-            "spacy-senna.Corpus.v1 = spacy_senna.io.readers:create_corpus_with_inputs",
+            "spacy-senna.Corpus.v1 = spacy_senna.corpora.readers:create_corpus_with_inputs",
         ],
         "spacy_misc": [
             "spacy-senna.WordFeature.v1 = spacy_senna.features:word_feature",

@@ -8,8 +8,8 @@ scorers; installed entry points make `spacy train` and `spacy.load` find them wi
 # importing these registers the factories' networks, features, readers, scorers and callbacks
 from . import features, scoring  # noqa: F401
 from .about import __version__
+from .corpora import readers  # noqa: F401
 from .features import gazetteer  # noqa: F401
-from .io import readers  # noqa: F401
 from .layers.crf import CRF
 from .models import architectures, word_table  # noqa: F401
 from .pipeline import SennaChunker, SennaNER, SennaSRL, SennaTagger, SennaWarning, SennaWords

@@ -13,7 +13,7 @@ from spacy.tokens import Doc, DocBin, Span
 from thinc.api import Model
 
 from spacy_senna.bundled import bundled_path
-from spacy_senna.io.converters import read_conll2005
+from spacy_senna.corpora.converters import read_conll2005
 from spacy_senna.srl.frames import frame_chunks
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
@@ -191,8 +191,8 @@ def test_parse_propagation_scores_levels_given_gold_and_own_trees(load_script):
     from spacy.training import Example
     from spacy.util import fix_random_seed
 
-    from spacy_senna.io.converters.trees import tree_doc
-    from spacy_senna.io.readers import copy_inputs, gold_tokens
+    from spacy_senna.corpora.converters.trees import tree_doc
+    from spacy_senna.corpora.readers import copy_inputs, gold_tokens
     from spacy_senna.syntax.trees import parse_tree
 
     script = load_script(BENCHMARKS / "accuracy" / "parse_propagation.py")
@@ -223,8 +223,8 @@ def test_parser_speed_times_two_parsers_on_the_corpus_tags(tmp_path):
     words/s, with the ratio of the two."""
     from spacy.training import Example
 
-    from spacy_senna.io.converters.trees import tree_doc
-    from spacy_senna.io.readers import copy_inputs, gold_tokens
+    from spacy_senna.corpora.converters.trees import tree_doc
+    from spacy_senna.corpora.readers import copy_inputs, gold_tokens
     from spacy_senna.syntax.trees import parse_tree
 
     tree = "( (S (NP (DT The) (NN cat)) (VP (VBD sat)) (. .)))"

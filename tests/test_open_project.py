@@ -238,8 +238,8 @@ def _parser_pipeline(path: Path) -> Path:
     """A pipeline with an initialized (untrained) senna_parser, saved to `path`."""
     from spacy.training import Example
 
-    from spacy_senna.io.converters.trees import tree_doc
-    from spacy_senna.io.readers import copy_inputs, gold_tokens
+    from spacy_senna.corpora.converters.trees import tree_doc
+    from spacy_senna.corpora.readers import copy_inputs, gold_tokens
     from spacy_senna.syntax.trees import parse_tree
 
     nlp = spacy.blank("en")

@@ -16,7 +16,7 @@ from spacy.training import Example
 from spacy.util import load_config
 
 import spacy_senna  # noqa: F401
-from spacy_senna.io.readers import copy_inputs
+from spacy_senna.corpora.readers import copy_inputs
 from spacy_senna.models.senna_model import get_net
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"

@@ -14,7 +14,7 @@ from spacy.tokens import Span
 from spacy.vocab import Vocab
 
 import spacy_senna  # noqa: F401
-from spacy_senna.io.converters import CONVERTERS
+from spacy_senna.corpora.converters import CONVERTERS
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = ROOT / "projects" / "quickstart"

@@ -18,7 +18,7 @@ from pathlib import Path
 import spacy
 import torch
 
-from spacy_senna.io.readers import create_corpus_with_inputs
+from spacy_senna.corpora.readers import create_corpus_with_inputs
 from spacy_senna.labels.tags import biluo_to_chunks
 from spacy_senna.models.senna_model import get_net
 from spacy_senna.scoring import score_chunks

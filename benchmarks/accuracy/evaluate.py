@@ -20,7 +20,7 @@ from pathlib import Path
 import spacy
 from pipelines import put_before
 
-from spacy_senna.io.readers import create_corpus_with_inputs
+from spacy_senna.corpora.readers import create_corpus_with_inputs
 
 
 def main() -> None:

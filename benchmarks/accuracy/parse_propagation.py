@@ -18,7 +18,7 @@ import spacy
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
-from spacy_senna.io.readers import copy_inputs, gold_tokens
+from spacy_senna.corpora.readers import copy_inputs, gold_tokens
 from spacy_senna.pipeline.parser import LEVEL_KEY
 from spacy_senna.scoring.chunks import score_chunks
 from spacy_senna.syntax.parse_levels import collapse_unary

@@ -30,7 +30,7 @@ from pipelines import put_before
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from spacy_senna.io.readers import create_corpus_with_inputs
+from spacy_senna.corpora.readers import create_corpus_with_inputs
 from spacy_senna.scoring import props as props_format
 from spacy_senna.scoring import score_srl, srl_eval
 from spacy_senna.srl.frames import frame_chunks, frame_keys

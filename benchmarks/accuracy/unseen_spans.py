@@ -16,7 +16,7 @@ from typing import Dict, List, Set, Tuple
 import spacy
 from spacy.tokens import Doc, DocBin
 
-from spacy_senna.io.readers import create_corpus_with_inputs
+from spacy_senna.corpora.readers import create_corpus_with_inputs
 from spacy_senna.scoring.counts import prf
 
 SpanKey = Tuple[int, int, str]

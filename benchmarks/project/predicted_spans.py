@@ -17,7 +17,7 @@ import spacy
 from spacy.tokens import DocBin, Span
 from spacy.training import Example
 
-from spacy_senna.io.readers import copy_inputs, gold_tokens
+from spacy_senna.corpora.readers import copy_inputs, gold_tokens
 from spacy_senna.scoring.chunks import score_chunks
 
 

@@ -17,14 +17,14 @@ from unittest import mock
 from spacy.lang.en import English
 from spacy.tokens import DocBin
 
-from spacy_senna.io.readers import create_corpus_with_inputs
+from spacy_senna.corpora.readers import create_corpus_with_inputs
 
 
 def seconds(reader, nlp, spacys_decoding: bool) -> float:
     """Time of one pass over `reader`'s examples."""
     start = time.perf_counter()
     if spacys_decoding:
-        with mock.patch("spacy_senna.io.readers.get_docs", DocBin.get_docs):
+        with mock.patch("spacy_senna.corpora.readers.get_docs", DocBin.get_docs):
             for _ in reader(nlp):
                 pass
     else:

@@ -20,7 +20,7 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from spacy_senna.io.readers import create_corpus_with_inputs
+from spacy_senna.corpora.readers import create_corpus_with_inputs
 
 
 def seconds(nlp: Language, docs: List[Doc], batch_size: int) -> float:

@@ -10,7 +10,7 @@ from pathlib import Path
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
-from ..io.converters import CONVERTERS, DOCUMENT_KEY
+from ..corpora.converters import CONVERTERS, DOCUMENT_KEY
 from ..io.files import check_directory, require_file
 from .docbins import write_doc_bin
 

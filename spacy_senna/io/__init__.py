@@ -1,1 +1,1 @@
-"""Text, files and corpora in and out: text input, atomic writes, corpus readers, converters."""
+"""Files in and out: text input that names file and line, atomic writes, DocBin decoding."""

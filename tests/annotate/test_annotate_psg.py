@@ -16,8 +16,8 @@ from spacy_senna.annotate.formats import get_format
 from spacy_senna.annotate.layers import Layers, pipeline_layers
 from spacy_senna.annotate.loading import load_pipeline
 from spacy_senna.annotate.psg import psg_column
-from spacy_senna.io.converters.trees import tree_doc
-from spacy_senna.io.readers import copy_inputs, gold_tokens
+from spacy_senna.corpora.converters.trees import tree_doc
+from spacy_senna.corpora.readers import copy_inputs, gold_tokens
 from spacy_senna.syntax.trees import constituents, parse_tree, tree_from_parse_bits
 
 VOCAB = English().vocab  # with its lexical attributes (is_space)

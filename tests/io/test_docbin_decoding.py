@@ -10,8 +10,8 @@ from spacy.lang.en import English
 from spacy.tokens import Doc, DocBin
 from spacy.training import Corpus
 
+from spacy_senna.corpora.readers import create_corpus_with_inputs
 from spacy_senna.io.docbin_decoding import get_docs
-from spacy_senna.io.readers import create_corpus_with_inputs
 
 
 def _docbin(nlp, n=6):

@@ -6,7 +6,7 @@ from spacy.lang.en import English
 from spacy.util import fix_random_seed
 
 import spacy_senna  # noqa: F401
-from spacy_senna.io.readers import copy_inputs
+from spacy_senna.corpora.readers import copy_inputs
 
 
 @pytest.fixture(scope="session")

@@ -15,8 +15,8 @@ from spacy.util import fix_random_seed, load_config, load_model_from_config
 from spacy.vocab import Vocab
 
 import spacy_senna  # noqa: F401
-from spacy_senna.io.converters.trees import tree_doc
-from spacy_senna.io.readers import copy_inputs, gold_tokens
+from spacy_senna.corpora.converters.trees import tree_doc
+from spacy_senna.corpora.readers import copy_inputs, gold_tokens
 from spacy_senna.models.senna_model import get_net
 from spacy_senna.models.sentence_encodings import encodings_kept
 from spacy_senna.models.sequences import featurize_levels

@@ -9,7 +9,7 @@ from spacy.lang.en import English
 from spacy.util import fix_random_seed, load_config, make_tempdir
 
 import spacy_senna  # noqa: F401
-from spacy_senna.io.readers import copy_inputs
+from spacy_senna.corpora.readers import copy_inputs
 from spacy_senna.models.senna_model import get_net
 
 SHARED = {

@@ -6,7 +6,7 @@ from spacy.lang.en import English
 from spacy.tokens import Span
 
 import spacy_senna  # noqa: F401
-from spacy_senna.io.readers import copy_inputs
+from spacy_senna.corpora.readers import copy_inputs
 
 
 def test_span_probability_matches_the_crf(train_span_labeler):

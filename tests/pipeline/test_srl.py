@@ -15,7 +15,7 @@ from spacy.util import make_tempdir
 
 import spacy_senna  # noqa: F401
 from spacy_senna import models
-from spacy_senna.io.readers import copy_inputs
+from spacy_senna.corpora.readers import copy_inputs
 from spacy_senna.models.senna_model import get_net
 from spacy_senna.models.sequences import featurize_predicates
 from spacy_senna.pipeline import batching

@@ -25,7 +25,7 @@ import spacy
 from spacy.language import Language
 from spacy.training import Example
 
-from spacy_senna.io.readers import create_corpus_with_inputs
+from spacy_senna.corpora.readers import create_corpus_with_inputs
 from spacy_senna.scoring.srl import score_srl
 
 

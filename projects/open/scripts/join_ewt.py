@@ -15,7 +15,7 @@ from pathlib import Path
 from spacy.tokens import DocBin, Span
 from spacy.vocab import Vocab
 
-from spacy_senna.io.converters import SENT_ID_KEY, read_propbank_ewt, read_uner
+from spacy_senna.corpora.converters import SENT_ID_KEY, read_propbank_ewt, read_uner
 
 
 def join(propbank: Path, uner: Path, output: Path) -> None:

@@ -23,8 +23,8 @@ from spacy.training.corpus import FILE_TYPE, walk_corpus
 from spacy.util import registry
 from spacy.vocab import Vocab
 
+from ..io.docbin_decoding import get_docs
 from ..labels.annotations import TOKEN_ANNOTATIONS
-from .docbin_decoding import get_docs
 
 
 @registry.readers("spacy-senna.Corpus.v1")

@@ -7,8 +7,8 @@ from spacy.tokens import DocBin
 from spacy.vocab import Vocab
 
 from spacy_senna.cli import main
-from spacy_senna.io.converters import CONVERTERS
-from spacy_senna.io.converters.rows import SENT_ID_KEY
+from spacy_senna.corpora.converters import CONVERTERS
+from spacy_senna.corpora.converters.rows import SENT_ID_KEY
 from spacy_senna.syntax.constituents import doc_constituents
 
 WSJ = (

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from spacy.vocab import Vocab
 
-from spacy_senna.io.converters import CONVERTERS
+from spacy_senna.corpora.converters import CONVERTERS
 
 # small made-up files in each benchmark format
 VALID = {

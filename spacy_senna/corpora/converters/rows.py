@@ -9,9 +9,9 @@ from pathlib import Path
 from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
+from ...io.text_input import open_text
 from ...labels.tags import conlleval_chunks
 from ...srl.frames import frame_key
-from ..text_input import open_text
 
 Row = tuple[int, list[str]]  # (line number, columns)
 # user_data key of the document (0, 1, ...) a sentence belongs to, in formats that mark

@@ -15,7 +15,7 @@ from spacy.training import Example
 from spacy.util import load_config
 
 import spacy_senna  # noqa: F401
-from spacy_senna.io.readers import create_corpus_with_inputs
+from spacy_senna.corpora.readers import create_corpus_with_inputs
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 

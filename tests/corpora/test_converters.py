@@ -8,7 +8,7 @@ from spacy.lang.en import English
 from spacy.tokens import DocBin
 from spacy.vocab import Vocab
 
-from spacy_senna.io.converters import CONVERTERS, read_conll2005
+from spacy_senna.corpora.converters import CONVERTERS, read_conll2005
 
 # small made-up fixtures in each benchmark format (wsj-pos, conll2000 and conll2003 ones are
 # the conftest fixtures wsj_pos_text, conll2000_text, conll2003_text)

@@ -6,7 +6,7 @@ import pytest
 from spacy.lang.en import English
 from spacy.vocab import Vocab
 
-from spacy_senna.io.converters import CONVERTERS, SENT_ID_KEY
+from spacy_senna.corpora.converters import CONVERTERS, SENT_ID_KEY
 
 # made-up sentences in each format
 PROPBANK = (
