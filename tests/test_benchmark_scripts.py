@@ -175,11 +175,14 @@ def test_same_outputs_finds_a_changed_label_and_a_changed_probability(tmp_path, 
     texts = tmp_path / "texts.txt"
     texts.write_text("Angela Merkel visited Paris on Monday.\nHe sold the old house.\n")
     first, second = tmp_path / "a.json", tmp_path / "b.json"
-    script.dump(str(bundled_path()), texts, first, 256)
-    script.dump(str(bundled_path()), texts, second, 256)
+    script.dump(str(bundled_path()), texts, first, 256, ["senna_parser"], True)
+    script.dump(str(bundled_path()), texts, second, 256, ["senna_parser"], True)
     a, b = (json.loads(p.read_text()) for p in (first, second))
     same = script.compare(a, b)
     assert same["same_labels"] and same["scores"] > 0 and same["largest"] == 0
+    assert same["identical_bytes"] == same["identical_single_bytes"] == 2
+    b[0]["bytes"] = "0" * 40
+    assert script.compare(a, b)["identical_bytes"] == 1
     b[0]["groups"]["senna_ents"][1][0] += 0.25
     assert script.compare(a, b)["largest"] >= 0.25 - 1e-5
     b[1]["tags"][0] = "XX"

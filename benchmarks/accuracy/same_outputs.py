@@ -2,17 +2,20 @@
 comparison of two such files.
 
 usage: python benchmarks/accuracy/same_outputs.py dump PIPELINE TEXTS.txt OUTPUT.json
-           [--batch-size 256]
+           [--batch-size 256] [--enable senna_parser] [--single]
        python benchmarks/accuracy/same_outputs.py compare A.json B.json
 
-`dump` pipes the texts (one per line) through the pipeline and writes, per doc, every
-token's tag, `doc.ents` and every span group with its probabilities (`attrs["scores"]`,
-read after labelling). Run it once with each version (e.g. an older checkout installed in
-its own virtual environment), then `compare` prints whether the labels are identical and
-the largest difference between the probabilities.
+`dump` pipes the texts (one per line) through the pipeline and writes, per doc, the SHA-1
+of `doc.to_bytes()`, every token's tag, `doc.ents` and every span group with its
+probabilities (`attrs["scores"]`, read after labelling); `--single` adds the SHA-1 of each
+text labelled alone (`nlp(text)`). Run it once with each version (e.g. an older checkout
+installed in its own virtual environment; PYTHONHASHSEED=0 for both), then `compare`
+prints how many docs are byte-identical, whether the labels are identical and the largest
+difference between the probabilities.
 """
 
 import argparse
+import hashlib
 import json
 from pathlib import Path
 from typing import Any, Dict, List
@@ -21,12 +24,21 @@ import spacy
 import torch
 
 
-def dump(pipeline: str, texts: Path, output: Path, batch_size: int) -> None:
+def _digest(doc) -> str:
+    return hashlib.sha1(doc.to_bytes()).hexdigest()
+
+
+def dump(
+    pipeline: str, texts: Path, output: Path, batch_size: int, enable: List[str], single: bool
+) -> None:
     torch.set_num_threads(1)
     nlp = spacy.load(pipeline)
+    for name in enable:
+        nlp.enable_pipe(name)
     lines = [line.rstrip("\n") for line in texts.open(encoding="utf8") if line.strip()]
     docs = []
     for doc in nlp.pipe(lines, batch_size=batch_size):
+        digest = _digest(doc)  # before the probabilities are read
         groups = {}
         for key, group in doc.spans.items():
             scores = group.attrs.get("scores")
@@ -34,19 +46,29 @@ def dump(pipeline: str, texts: Path, output: Path, batch_size: int) -> None:
             groups[key] = [spans, None if scores is None else [float(x) for x in scores]]
         docs.append(
             {
+                "bytes": digest,
                 "tags": [t.tag_ for t in doc],
                 "ents": [[e.start, e.end, e.label_] for e in doc.ents],
                 "groups": groups,
             }
         )
+    if single:
+        for record, line in zip(docs, lines):
+            record["single_bytes"] = _digest(nlp(line))
     output.write_text(json.dumps(docs), encoding="utf8")
 
 
 def compare(first: List[Dict[str, Any]], second: List[Dict[str, Any]]) -> Dict[str, Any]:
-    """Whether the labels are identical, and the probabilities' largest difference."""
+    """How many docs are byte-identical (piped, and alone where both have it), whether the
+    labels are identical, and the probabilities' largest difference."""
     same = len(first) == len(second)
     largest, count = 0.0, 0
+    identical = {"piped": 0, "single": 0}
     for a, b in zip(first, second):
+        identical["piped"] += a.get("bytes") is not None and a.get("bytes") == b.get("bytes")
+        identical["single"] += a.get("single_bytes") is not None and a.get("single_bytes") == b.get(
+            "single_bytes"
+        )
         spans_a = {key: value[0] for key, value in a["groups"].items()}
         spans_b = {key: value[0] for key, value in b["groups"].items()}
         same = same and a["tags"] == b["tags"] and a["ents"] == b["ents"] and spans_a == spans_b
@@ -56,7 +78,14 @@ def compare(first: List[Dict[str, Any]], second: List[Dict[str, Any]]) -> Dict[s
                 continue
             count += len(scores)
             largest = max([largest] + [abs(x - y) for x, y in zip(scores, other)])
-    return {"docs": len(first), "same_labels": same, "scores": count, "largest": largest}
+    return {
+        "docs": len(first),
+        "identical_bytes": identical["piped"],
+        "identical_single_bytes": identical["single"],
+        "same_labels": same,
+        "scores": count,
+        "largest": largest,
+    }
 
 
 def main() -> None:
@@ -67,16 +96,19 @@ def main() -> None:
     dumping.add_argument("texts", type=Path)
     dumping.add_argument("output", type=Path)
     dumping.add_argument("--batch-size", type=int, default=256)
+    dumping.add_argument("--enable", action="append", default=[], help="a disabled component")
+    dumping.add_argument("--single", action="store_true", help="also label each text alone")
     comparing = commands.add_parser("compare")
     comparing.add_argument("first", type=Path)
     comparing.add_argument("second", type=Path)
     args = parser.parse_args()
     if args.command == "dump":
-        dump(args.pipeline, args.texts, args.output, args.batch_size)
+        dump(args.pipeline, args.texts, args.output, args.batch_size, args.enable, args.single)
         return
     result = compare(*(json.loads(p.read_text(encoding="utf8")) for p in (args.first, args.second)))
     print(
-        f"{result['docs']} docs, labels identical: {result['same_labels']}; "
+        f"{result['docs']} docs, byte-identical {result['identical_bytes']} piped and "
+        f"{result['identical_single_bytes']} alone; labels identical: {result['same_labels']}; "
         f"{result['scores']} probabilities, largest difference {result['largest']:.2e}"
     )
 
