@@ -5,7 +5,7 @@ from pathlib import Path
 
 import spacy
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "annotate_speed.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "speed" / "annotate_speed.py"
 
 
 def test_text_joins_reuters_articles_then_adds_wikipedia_until_the_budget(tmp_path, load_script):

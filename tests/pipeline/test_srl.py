@@ -14,8 +14,8 @@ from spacy.training import Example
 from spacy.util import make_tempdir
 
 import spacy_senna  # noqa: F401
-from spacy_senna import models
 from spacy_senna.corpora.readers import copy_inputs
+from spacy_senna.models import senna_model
 from spacy_senna.models.senna_model import get_net
 from spacy_senna.models.sequences import featurize_predicates
 from spacy_senna.pipeline import batching
@@ -294,7 +294,7 @@ def test_a_doc_over_the_call_bound_is_labelled_in_parts_as_its_sentences_alone(
         read.extend(len(doc) for doc, _ in pairs)
         return featurize_predicates(model, pairs, train)
 
-    monkeypatch.setattr(models, "featurize_predicates", recorded)
+    monkeypatch.setattr(senna_model, "featurize_predicates", recorded)
     doc = Doc(nlp.vocab, words=words, sent_starts=starts)
     doc.spans["srl_predicates"] = [Span(doc, p, p + 1) for p in predicates]
     doc = nlp(doc)
