@@ -180,9 +180,12 @@ def test_same_outputs_finds_a_changed_label_and_a_changed_probability(tmp_path, 
     a, b = (json.loads(p.read_text()) for p in (first, second))
     same = script.compare(a, b)
     assert same["same_labels"] and same["scores"] > 0 and same["largest"] == 0
-    assert same["identical_bytes"] == same["identical_single_bytes"] == 2
+    assert same["identical_bytes"] == same["single"]["identical_bytes"] == 2
+    assert same["single"]["same_labels"]
     b[0]["bytes"] = "0" * 40
-    assert script.compare(a, b)["identical_bytes"] == 1
+    b[0]["single"]["ents"] = []
+    changed = script.compare(a, b)
+    assert changed["identical_bytes"] == 1 and not changed["single"]["same_labels"]
     b[0]["groups"]["senna_ents"][1][0] += 0.25
     assert script.compare(a, b)["largest"] >= 0.25 - 1e-5
     b[1]["tags"][0] = "XX"

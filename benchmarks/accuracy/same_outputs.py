@@ -28,6 +28,23 @@ def _digest(doc) -> str:
     return hashlib.sha1(doc.to_bytes()).hexdigest()
 
 
+def _record(doc) -> Dict[str, Any]:
+    """A doc's SHA-1 (taken before its probabilities are read), tags, entities and span
+    groups with their probabilities."""
+    digest = _digest(doc)
+    groups = {}
+    for key, group in doc.spans.items():
+        scores = group.attrs.get("scores")
+        spans = [[s.start, s.end, s.label_] for s in group]
+        groups[key] = [spans, None if scores is None else [float(x) for x in scores]]
+    return {
+        "bytes": digest,
+        "tags": [t.tag_ for t in doc],
+        "ents": [[e.start, e.end, e.label_] for e in doc.ents],
+        "groups": groups,
+    }
+
+
 def dump(
     pipeline: str, texts: Path, output: Path, batch_size: int, enable: List[str], single: bool
 ) -> None:
@@ -36,39 +53,17 @@ def dump(
     for name in enable:
         nlp.enable_pipe(name)
     lines = [line.rstrip("\n") for line in texts.open(encoding="utf8") if line.strip()]
-    docs = []
-    for doc in nlp.pipe(lines, batch_size=batch_size):
-        digest = _digest(doc)  # before the probabilities are read
-        groups = {}
-        for key, group in doc.spans.items():
-            scores = group.attrs.get("scores")
-            spans = [[s.start, s.end, s.label_] for s in group]
-            groups[key] = [spans, None if scores is None else [float(x) for x in scores]]
-        docs.append(
-            {
-                "bytes": digest,
-                "tags": [t.tag_ for t in doc],
-                "ents": [[e.start, e.end, e.label_] for e in doc.ents],
-                "groups": groups,
-            }
-        )
+    docs = [_record(doc) for doc in nlp.pipe(lines, batch_size=batch_size)]
     if single:
         for record, line in zip(docs, lines):
-            record["single_bytes"] = _digest(nlp(line))
+            record["single"] = _record(nlp(line))
     output.write_text(json.dumps(docs), encoding="utf8")
 
 
-def compare(first: List[Dict[str, Any]], second: List[Dict[str, Any]]) -> Dict[str, Any]:
-    """How many docs are byte-identical (piped, and alone where both have it), whether the
-    labels are identical, and the probabilities' largest difference."""
-    same = len(first) == len(second)
-    largest, count = 0.0, 0
-    identical = {"piped": 0, "single": 0}
-    for a, b in zip(first, second):
-        identical["piped"] += a.get("bytes") is not None and a.get("bytes") == b.get("bytes")
-        identical["single"] += a.get("single_bytes") is not None and a.get("single_bytes") == b.get(
-            "single_bytes"
-        )
+def _compare_records(pairs: List[tuple]) -> Dict[str, Any]:
+    same, identical, largest, count = True, 0, 0.0, 0
+    for a, b in pairs:
+        identical += a["bytes"] == b["bytes"]
         spans_a = {key: value[0] for key, value in a["groups"].items()}
         spans_b = {key: value[0] for key, value in b["groups"].items()}
         same = same and a["tags"] == b["tags"] and a["ents"] == b["ents"] and spans_a == spans_b
@@ -78,14 +73,20 @@ def compare(first: List[Dict[str, Any]], second: List[Dict[str, Any]]) -> Dict[s
                 continue
             count += len(scores)
             largest = max([largest] + [abs(x - y) for x, y in zip(scores, other)])
-    return {
-        "docs": len(first),
-        "identical_bytes": identical["piped"],
-        "identical_single_bytes": identical["single"],
-        "same_labels": same,
-        "scores": count,
-        "largest": largest,
-    }
+    return {"identical_bytes": identical, "same_labels": same, "scores": count, "largest": largest}
+
+
+def compare(first: List[Dict[str, Any]], second: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """How many docs are byte-identical, whether the labels are identical and the
+    probabilities' largest difference: piped, and (`single`) each text labelled alone
+    where both dumps have it."""
+    result = {"docs": len(first), **_compare_records(list(zip(first, second)))}
+    result["same_labels"] = result["same_labels"] and len(first) == len(second)
+    alone = [
+        (a["single"], b["single"]) for a, b in zip(first, second) if "single" in a and "single" in b
+    ]
+    result["single"] = _compare_records(alone) if alone else None
+    return result
 
 
 def main() -> None:
@@ -106,11 +107,13 @@ def main() -> None:
         dump(args.pipeline, args.texts, args.output, args.batch_size, args.enable, args.single)
         return
     result = compare(*(json.loads(p.read_text(encoding="utf8")) for p in (args.first, args.second)))
-    print(
-        f"{result['docs']} docs, byte-identical {result['identical_bytes']} piped and "
-        f"{result['identical_single_bytes']} alone; labels identical: {result['same_labels']}; "
-        f"{result['scores']} probabilities, largest difference {result['largest']:.2e}"
-    )
+    for name, part in (("piped", result), ("alone", result["single"])):
+        if part is not None:
+            print(
+                f"{name}: {result['docs']} docs, {part['identical_bytes']} byte-identical, "
+                f"labels identical: {part['same_labels']}; {part['scores']} probabilities, "
+                f"largest difference {part['largest']:.2e}"
+            )
 
 
 if __name__ == "__main__":

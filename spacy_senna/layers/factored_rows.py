@@ -23,11 +23,7 @@ from typing import List
 import torch
 from torch import Tensor, nn
 
-from .lstm_compiled import compiled_direction
-
-#: a batch of at most this many rows (one doc's predicates) runs its recurrence compiled
-#: (`lstm_compiled`); more rows step through PyTorch's cell, whose matrix products win
-COMPILED_MAX_ROWS = 16
+from .lstm_compiled import COMPILED_MAX_ROWS, compiled_direction
 
 
 def factored_first_layer(

@@ -1,6 +1,7 @@
-"""One direction of an LSTM's recurrence on the CPU as one compiled loop (Numba), for
+"""An LSTM's recurrence on the CPU as one compiled loop (Numba) per direction, for
 inference on a few rows: PyTorch steps through a short sentence with a dozen operations
-per step, whose fixed cost dwarfs the arithmetic of one text's rows.
+per step, whose fixed cost dwarfs the arithmetic of one text's rows. Used by the sentence
+BiLSTM (`recurrent`) and SRL's first layer (`factored_rows`).
 
 Each row's state is updated from its own previous state only, in a fixed order of sums
 (the recurrent product accumulated over the hidden units in order, then the input
@@ -11,7 +12,43 @@ differ from PyTorch's cell in rounding only (its sums and its exp run otherwise)
 import numpy
 import torch
 from numba import njit
-from torch import Tensor
+from torch import Tensor, nn
+
+#: a batch of at most this many rows (one doc's sentences, or its predicates) runs its
+#: recurrence compiled; more rows step through PyTorch's cell, whose matrix products win
+COMPILED_MAX_ROWS = 16
+
+
+def runs_compiled(inputs: Tensor, lstm: nn.LSTM, batch_sizes: list) -> bool:
+    """Whether `lstm` over these packed inputs runs compiled: inference (no gradient) on
+    the CPU in float32, with at most COMPILED_MAX_ROWS rows."""
+    return (
+        bool(batch_sizes)
+        and batch_sizes[0] <= COMPILED_MAX_ROWS
+        and not torch.is_grad_enabled()
+        and inputs.device.type == "cpu"
+        and inputs.dtype == lstm.weight_hh_l0.dtype == torch.float32
+    )
+
+
+def compiled_bidirectional(lstm: nn.LSTM, inputs: Tensor, batch_sizes: list) -> Tensor:
+    """A one-layer bidirectional `lstm`'s output over packed `inputs`: the input products
+    of both directions in one matrix product, each direction's recurrence compiled.
+
+    *Shape:* inputs ``(N, input)`` packed by `batch_sizes` -> ``(N, 2 * hidden)``
+    """
+    weights = torch.cat([lstm.weight_ih_l0, lstm.weight_ih_l0_reverse])
+    bias = torch.cat([lstm.bias_ih_l0, lstm.bias_ih_l0_reverse])
+    forward, backward = nn.functional.linear(inputs, weights, bias).chunk(2, dim=1)
+    return torch.cat(
+        [
+            compiled_direction(forward, batch_sizes, lstm.weight_hh_l0, lstm.bias_hh_l0, False),
+            compiled_direction(
+                backward, batch_sizes, lstm.weight_hh_l0_reverse, lstm.bias_hh_l0_reverse, True
+            ),
+        ],
+        dim=1,
+    )
 
 
 def compiled_direction(

@@ -8,6 +8,7 @@ from torch import Tensor, nn
 from torch.nn.utils.rnn import PackedSequence
 
 from .crf import lengths_mask
+from .lstm_compiled import compiled_bidirectional, runs_compiled
 
 
 class SentenceLSTM(nn.Module):
@@ -17,7 +18,9 @@ class SentenceLSTM(nn.Module):
     to end in `rows`, with PADDING rows between them. `token_rows` (batch, time) names each
     token's row and `lengths` each sentence's length; the LSTM never crosses a sentence
     edge and padding rows get zeros, so a window at a sentence edge still sees only
-    padding beyond it. Forget-gate biases start at 1 (Jozefowicz et al. 2015).
+    padding beyond it. Forget-gate biases start at 1 (Jozefowicz et al. 2015). A few
+    sentences at inference on the CPU (one doc labelled at a time) run the recurrence as
+    one compiled loop (`lstm_compiled`), which differs from `nn.LSTM` in rounding only.
 
     *Shape:* rows ``(n_rows, input_width)``, token_rows ``(batch, time)``, lengths
     ``(batch,)`` -> ``(n_rows, 2 * width)`` (forward and backward states)
@@ -36,7 +39,12 @@ class SentenceLSTM(nn.Module):
         if len(lengths) != batch:
             raise ValueError(f"SentenceLSTM got {len(lengths)} lengths for {batch} sentences")
         packed_rows, batch_sizes = packed_order(token_rows, lengths.cpu())
-        states = self.lstm(PackedSequence(rows[packed_rows], batch_sizes))[0].data
+        inputs = rows[packed_rows]
+        sizes = batch_sizes.tolist()
+        if runs_compiled(inputs, self.lstm, sizes):
+            states = compiled_bidirectional(self.lstm, inputs, sizes)
+        else:
+            states = self.lstm(PackedSequence(inputs, batch_sizes))[0].data
         out = rows.new_zeros(rows.shape[0], 2 * self.width)
         return out.index_put((packed_rows,), states)
 

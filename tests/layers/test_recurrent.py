@@ -118,3 +118,33 @@ def test_bad_lstm_settings_are_clear_errors():
         _network(3)(torch.from_numpy(flat), torch.from_numpy(index))
     with pytest.raises(ValueError, match="1 lengths for 2 sentences"):
         _network(3)(torch.from_numpy(flat), torch.from_numpy(index), None, torch.tensor([6]))
+
+
+def test_a_few_sentences_at_inference_run_compiled_with_the_states_of_many(monkeypatch):
+    """One doc's few sentences (no gradient, CPU) go through the compiled recurrence; a
+    batch of more sentences, or training, through torch's LSTM; each sentence gets the
+    same states either way (rounding aside)."""
+    from spacy_senna.layers import lstm_compiled, recurrent
+
+    calls = []
+    compiled = recurrent.compiled_bidirectional
+    monkeypatch.setattr(
+        recurrent, "compiled_bidirectional", lambda *a: calls.append(1) or compiled(*a)
+    )
+    torch.manual_seed(0)
+    lstm = SentenceLSTM(input_width=4, width=3).eval()
+    n_many = lstm_compiled.COMPILED_MAX_ROWS + 4
+    sentences = [numpy.full((1 + b % 6, 1), 2) for b in range(n_many)]
+    flat, index = flatten_windows(sentences, 2)
+    rows = torch.randn(len(flat), 4)
+    token_rows = torch.from_numpy(index) + 2
+    lengths = torch.tensor([len(s) for s in sentences])
+    with torch.no_grad():
+        many = lstm(rows, token_rows, lengths)
+        assert not calls
+        few = lstm(rows, token_rows[:5], lengths[:5])
+        assert calls == [1]
+    torch.testing.assert_close(few, many * (few != 0))
+    trained = lstm(rows, token_rows[:5], lengths[:5])
+    assert calls == [1] and trained.requires_grad
+    torch.testing.assert_close(trained.detach(), few)
