@@ -26,6 +26,7 @@ from .open_data import UNER_TYPES, read_btc, read_gum_open, read_propbank_ewt, r
 from .rows import DOCUMENT_KEY, SENT_ID_KEY
 from .trees import read_ewt_trees, read_ptb_trees
 from .ud import MULTIWORD_KEY, read_ud, read_ud_xpos
+from .up import read_up
 
 CONVERTERS: dict[str, Callable[[Path, Vocab], Iterator[Doc]]] = {
     "wsj-pos": read_wsj_pos,
@@ -42,6 +43,7 @@ CONVERTERS: dict[str, Callable[[Path, Vocab], Iterator[Doc]]] = {
     "ewt-trees": read_ewt_trees,
     "ud": read_ud,
     "ud-xpos": read_ud_xpos,
+    "up": read_up,
 }
 
 __all__ = [
@@ -63,6 +65,7 @@ __all__ = [
     "read_ud",
     "read_ud_xpos",
     "read_uner",
+    "read_up",
     "read_wsj_pos",
     "read_wsj_pt0",
 ]
