@@ -40,12 +40,17 @@ def split_up(output_dir: Path, up: list[Path], splits: dict[str, Path]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("output_dir", type=Path)
-    parser.add_argument("--up", type=Path, nargs="+", required=True)
+    parser.add_argument("--up", type=Path, nargs="*", default=[], help="UP files (none: no SRL)")
+    parser.add_argument("--data-dir", type=Path, default=Path("."), help="base of relative --up")
     parser.add_argument("--train", type=Path, required=True)
     parser.add_argument("--dev", type=Path, required=True)
     parser.add_argument("--test", type=Path, required=True)
     args = parser.parse_args()
-    split_up(args.output_dir, args.up, {"train": args.train, "dev": args.dev, "test": args.test})
+    if not args.up:
+        print("ℹ no Universal PropBank files given: no SRL data for this language")
+        return
+    up = [path if path.is_absolute() else args.data_dir / path for path in args.up]
+    split_up(args.output_dir, up, {"train": args.train, "dev": args.dev, "test": args.test})
 
 
 if __name__ == "__main__":
