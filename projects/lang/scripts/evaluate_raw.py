@@ -20,7 +20,8 @@ from spacy_senna.scoring.surface import score_raw_text
 
 
 def evaluate_raw(pipeline: str, gold: Path, table: Path, output: Path) -> dict:
-    """Write and return the raw-text scores of `pipeline` on `gold`."""
+    """Write and return the raw-text scores of `pipeline` on `gold` (tags if it has a
+    tagger, entities if it has a ner)."""
     nlp = spacy.load(pipeline)
     if not isinstance(nlp.tokenizer, SyntacticWordTokenizer):
         nlp.tokenizer = SyntacticWordTokenizer(
@@ -28,7 +29,13 @@ def evaluate_raw(pipeline: str, gold: Path, table: Path, output: Path) -> dict:
         )
     docs = list(DocBin().from_disk(gold).get_docs(nlp.vocab))
     results = {"pipeline": pipeline, "gold": str(gold), "unit": "raw text, gold words"}
-    results.update(score_raw_text(nlp, docs))
+    scores = score_raw_text(nlp, docs)
+    names = set(nlp.pipe_names)
+    if not names & {"senna_tagger", "tagger"}:
+        del scores["tag_acc"]
+    if not names & {"senna_ner", "ner"}:
+        del scores["ents_p"], scores["ents_r"], scores["ents_f"]
+    results.update(scores)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf8")
     print(json.dumps(results, indent=2))
