@@ -3,6 +3,7 @@ XPOS) as `tag_`, lemmas, morphology, the tree, chunks derived from it and, given
 Universal NER file of the same sentences, their entities.
 
     python scripts/join_ud.py TREEBANK.conllu OUTPUT.spacy [--uner UNER.iob2] [--tag upos|xpos]
+    python scripts/join_ud.py TB.conllu OUT.spacy --data-dir DIR --uner-prefix PREFIX --split dev
 
 A UNER sentence whose words differ from the treebank's, or a UNER file with more or fewer
 sentences, stops the conversion with an error naming it.
@@ -43,9 +44,20 @@ def main() -> None:
     parser.add_argument("treebank", type=Path)
     parser.add_argument("output", type=Path)
     parser.add_argument("--uner", default="", help="Universal NER file ('' for none)")
+    parser.add_argument(
+        "--uner-prefix",
+        default="",
+        help="instead of --uner: a prefix, the file being PREFIX-SPLIT.iob2.gz under "
+        "--data-dir ('' for none: the language has no Universal NER)",
+    )
+    parser.add_argument("--split", default="train", help="the split, for --uner-prefix")
+    parser.add_argument("--data-dir", type=Path, default=Path("."), help="base of --uner-prefix")
     parser.add_argument("--tag", choices=("upos", "xpos"), default="upos")
     args = parser.parse_args()
-    join(args.treebank, args.output, Path(args.uner) if args.uner else None, args.tag)
+    uner = Path(args.uner) if args.uner else None
+    if args.uner_prefix:
+        uner = args.data_dir / f"{args.uner_prefix}-{args.split}.iob2.gz"
+    join(args.treebank, args.output, uner, args.tag)
 
 
 if __name__ == "__main__":
