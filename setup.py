@@ -44,6 +44,10 @@ setup(
             "spacy-senna.SpanTagFeature.v1 = spacy_senna.features:span_tag_feature",
             "spacy-senna.SharedWords.v1 = spacy_senna.features:shared_words_feature",
         ],
+        "spacy_tokenizers": [
+            "spacy-senna.SyntacticWords.v1 = "
+            "spacy_senna.pipeline.syntactic_words:create_syntactic_word_tokenizer",
+        ],
         "spacy_callbacks": [
             "spacy-senna.release_memory.v1 = spacy_senna.runtime.release_memory:make_release_memory",
             "spacy-senna.keep_freed_memory.v1 = spacy_senna.runtime.allocator:make_keep_freed_memory",

@@ -45,6 +45,23 @@ VALID = {
         "# sent_id = d-1\n1\tAnn\tNNP\tNNP\tB-NP\t(TOP(S(NP*)\n2\tsaw\tVBD\tVBD\tB-VP\t(VP*)\n"
         "3\t.\t.\t.\tO\t*))\n"
     ),
+    "ud": (
+        "# sent_id = p-1\n1\tAna\tAna\tPROPN\t_\t_\t2\tnsubj\t_\t_\n"
+        "2\tmora\tmorar\tVERB\t_\t_\t0\troot\t_\t_\n3-4\tno\t_\t_\t_\t_\t_\t_\t_\t_\n"
+        "3\tem\tem\tADP\t_\t_\t5\tcase\t_\t_\n4\to\to\tDET\t_\t_\t5\tdet\t_\t_\n"
+        "5\tPorto\tPorto\tPROPN\t_\t_\t2\tobl\t_\tSpaceAfter=No\n"
+    ),
+    "ud-xpos": (
+        "# sent_id = p-1\n1\tAna\tAna\tPROPN\tPROP|F|S|@SUBJ>\t_\t2\tnsubj\t_\t_\n"
+        "2\tmora\tmorar\tVERB\t<mv>|V|PR|@FS-STA\t_\t0\troot\t_\t_\n"
+        "3-4\tno\t_\t_\t_\t_\t_\t_\t_\t_\n3\tem\tem\tADP\t<sam->|PRP|@<ADVL\t_\t5\tcase\t_\t_\n"
+        "4\to\to\tDET\t<-sam>|ART|@>N\t_\t5\tdet\t_\t_\n5\tPorto\tPorto\tPROPN\t_\t_\t2\tobl\t_\t_\n"
+    ),
+    "up": (
+        '# id="1" ref="p-1"\n1\tAna\tAna\tPROPN\tPROPN\t_\t2\tnsubj\t_\t_\tA0\n'
+        "2\tmora\tmorar\tVERB\tVERB\t_\t0\troot\tY\tlive.01\t_\n"
+        "3\tem\tem\tADP\tADP\t_\t4\tcase\t_\t_\t_\n4\tPorto\tPorto\tPROPN\tPROPN\t_\t2\tnmod\t_\t_\tAM-LOC\n"
+    ),
 }
 
 edit = st.tuples(

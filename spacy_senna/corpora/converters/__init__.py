@@ -25,6 +25,8 @@ from .benchmark import (
 from .open_data import UNER_TYPES, read_btc, read_gum_open, read_propbank_ewt, read_uner
 from .rows import DOCUMENT_KEY, SENT_ID_KEY
 from .trees import read_ewt_trees, read_ptb_trees
+from .ud import MULTIWORD_KEY, read_ud, read_ud_xpos
+from .up import read_up
 
 CONVERTERS: dict[str, Callable[[Path, Vocab], Iterator[Doc]]] = {
     "wsj-pos": read_wsj_pos,
@@ -39,11 +41,15 @@ CONVERTERS: dict[str, Callable[[Path, Vocab], Iterator[Doc]]] = {
     "btc": read_btc,
     "ptb-trees": read_ptb_trees,
     "ewt-trees": read_ewt_trees,
+    "ud": read_ud,
+    "ud-xpos": read_ud_xpos,
+    "up": read_up,
 }
 
 __all__ = [
     "CONVERTERS",
     "DOCUMENT_KEY",
+    "MULTIWORD_KEY",
     "SENT_ID_KEY",
     "UNER_TYPES",
     "level0_segments",
@@ -56,7 +62,10 @@ __all__ = [
     "read_gum_open",
     "read_propbank_ewt",
     "read_ptb_trees",
+    "read_ud",
+    "read_ud_xpos",
     "read_uner",
+    "read_up",
     "read_wsj_pos",
     "read_wsj_pt0",
 ]

@@ -1,0 +1,126 @@
+"""projects/lang: the project file naming only scripts and configs that exist, the
+treebank joined with Universal NER, Universal PropBank re-split by sent_id and the LM's
+text in the treebank's syntactic words, each run as the project runs it."""
+
+import gzip
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy
+import spacy
+import srsly
+from spacy.tokens import DocBin
+from spacy.vocab import Vocab
+
+PROJECT = Path(__file__).resolve().parent.parent / "projects" / "lang"
+
+# invented sentences in Bosque's CoNLL-U, its UNER IOB2 and UP's columns
+CONLLU = (
+    "# sent_id = T-1\n"
+    "1\tAna\tAna\tPROPN\tPROP|F|S|@SUBJ>\t_\t2\tnsubj\t_\t_\n"
+    "2\tmora\tmorar\tVERB\t<mv>|V|PR|3S|IND|@FS-STA\t_\t0\troot\t_\t_\n"
+    "3-4\tno\t_\t_\t_\t_\t_\t_\t_\t_\n"
+    "3\tem\tem\tADP\t<sam->|PRP|@<ADVL\t_\t5\tcase\t_\t_\n"
+    "4\to\to\tDET\t<-sam>|<artd>|ART|M|S|@>N\t_\t5\tdet\t_\t_\n"
+    "5\tPorto\tPorto\tPROPN\tPROP|M|S|@P<\t_\t2\tobl\t_\t_\n"
+    "\n"
+)
+UNER = "# sent_id = b-1\n1\tAna\tB-PER\n2\tmora\tO\n3\tem\tO\n4\to\tO\n5\tPorto\tB-LOC\n\n"
+UP = (
+    '# id="1" ref="T-1"\n'
+    "1\tAna\tAna\tPROPN\tPROPN\t_\t2\tnsubj\t_\t_\tA0\n"
+    "2\tmora\tmorar\tVERB\tVERB\t_\t0\troot\tY\tlive.01\t_\n"
+    "3\tem\tem\tADP\tADP\t_\t5\tcase\t_\t_\t_\n"
+    "4\to\to\tDET\tDET\t_\t5\tdet\t_\t_\t_\n"
+    "5\tPorto\tPorto\tPROPN\tPROPN\t_\t2\tnmod\t_\t_\tAM-LOC\n"
+    "\n"
+    '# id="2" ref="T-7"\n1\tSim\tsim\tINTJ\tINTJ\t_\t0\troot\t_\t_\n\n'
+)
+
+
+def gz(path: Path, text: str) -> Path:
+    with gzip.open(path, "wt", encoding="utf8") as f:
+        f.write(text)
+    return path
+
+
+def run(*args, cwd):
+    result = subprocess.run(
+        [sys.executable, *map(str, args)], cwd=cwd, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_project_names_existing_scripts_and_configs():
+    project = srsly.read_yaml(PROJECT / "project.yml")
+    names = {command["name"] for command in project["commands"]}
+    for workflow in project["workflows"].values():
+        assert set(workflow) <= names
+    for command in project["commands"]:
+        for line in command["script"]:
+            pattern = r"(?:scripts|\.\./open/scripts|\.\./\.\./configs)/\S+"
+            for path in re.findall(pattern, line):
+                assert (PROJECT / path.rstrip("\"'")).is_file(), (command["name"], path)
+
+
+def test_join_ud_adds_entities_and_says_when_there_are_none(tmp_path):
+    tb, uner = gz(tmp_path / "tb.conllu.gz", CONLLU), gz(tmp_path / "u.iob2.gz", UNER)
+    script = PROJECT / "scripts" / "join_ud.py"
+    out = run(script, tb, "c/train.spacy", "--uner", uner, cwd=tmp_path)
+    assert "1 sentences (tag_ = upos, 2 entities" in out
+    (doc,) = DocBin().from_disk(tmp_path / "c" / "train.spacy").get_docs(Vocab())
+    assert [(e.text, e.label_) for e in doc.ents] == [("Ana", "PER"), ("Porto", "LOC")]
+    assert [t.tag_ for t in doc] == ["PROPN", "VERB", "ADP", "DET", "PROPN"]
+    out = run(script, tb, "x/train.spacy", "--uner", "", "--tag", "xpos", cwd=tmp_path)
+    assert "no Universal NER file" in out
+    (doc,) = DocBin().from_disk(tmp_path / "x" / "train.spacy").get_docs(Vocab())
+    assert [t.tag_ for t in doc] == ["PROP", "V", "PRP", "ART", "PROP"] and not doc.ents
+
+
+def test_split_up_places_sentences_by_sent_id_and_names_the_rest(tmp_path):
+    tb = gz(tmp_path / "tb.conllu.gz", CONLLU)
+    empty = gz(tmp_path / "e.conllu.gz", CONLLU.replace("T-1", "T-2"))
+    gz(tmp_path / "up.conllu.gz", UP)
+    script = PROJECT / "scripts" / "split_up.py"
+    args = ["--train", tb, "--dev", empty, "--test", empty]
+    out = run(script, "up", "--data-dir", tmp_path, "--up", "up.conllu.gz", *args, cwd=tmp_path)
+    assert "train: 1 sentences, 1 predicates" in out and "dev: 0 sentences" in out
+    assert "1 UP sentences in no split, left out: T-7" in out
+    (doc,) = DocBin().from_disk(tmp_path / "up" / "train.spacy").get_docs(Vocab())
+    assert [(s.label_, s.text) for s in doc.spans["srl:1"]] == [
+        ("A0", "Ana"),
+        ("V", "mora"),
+        ("AM-LOC", "em o Porto"),
+    ]
+    assert "no SRL data" in run(script, "up2", *args, cwd=tmp_path)
+
+
+def test_lm_text_is_in_the_treebanks_words(tmp_path):
+    tb = gz(tmp_path / "tb.conllu.gz", CONLLU)
+    gz(tmp_path / "raw.txt.gz", "Vive no Porto e chama-se Ana.\n\nNO PORTO.\n")
+    script = PROJECT / "scripts" / "lm_text.py"
+    args = ["--data-dir", tmp_path, "--raw", "raw.txt.gz", "--treebank", "tb.conllu.gz"]
+    out = run(script, "pt", tb, "lm/lm.txt.gz", *args, cwd=tmp_path)
+    assert "1 contractions, 0 clitics" in out
+    with gzip.open(tmp_path / "lm" / "lm.txt.gz", "rt", encoding="utf8") as f:
+        lines = f.read().splitlines()
+    assert lines == [
+        "Vive em o Porto e chama-se Ana .",
+        "EM O PORTO .",
+        "Ana mora em o Porto",
+    ]
+    assert (tmp_path / "lm" / "lm.contractions.json").is_file()
+
+
+def test_vectors_lang_gives_the_vectors_the_recipes_language(tmp_path):
+    nlp = spacy.blank("en")
+    nlp.vocab.set_vector("casa", numpy.ones(3, dtype="float32"))
+    nlp.to_disk(tmp_path / "lm")
+    script = PROJECT / "scripts" / "vectors_lang.py"
+    assert "language 'en' -> 'pt'" in run(script, tmp_path / "lm", "pt", cwd=tmp_path)
+    loaded = spacy.load(tmp_path / "lm")
+    assert loaded.lang == "pt" and loaded.vocab["casa"].vector.tolist() == [1.0, 1.0, 1.0]
+    assert "already 'pt'" in run(script, tmp_path / "lm", "pt", cwd=tmp_path)
