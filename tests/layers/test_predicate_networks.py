@@ -67,9 +67,9 @@ def test_scores_depend_on_the_predicate_and_on_words_far_away(kind):
 def test_the_heads_network_encodes_a_sentence_once_for_all_its_predicates():
     net = _network("heads")
     calls = []
-    net.encoder[0].lstm.register_forward_hook(lambda m, i, o: calls.append(i[0].batch_sizes))
+    net.encoder[0].register_forward_hook(lambda m, inputs, o: calls.append(inputs[2]))
     _scores(net, SENTENCES[:1], [(0, p) for p in range(6)])
-    assert [sizes.tolist() for sizes in calls] == [[1] * 6]  # one sentence of six words
+    assert [lengths.tolist() for lengths in calls] == [[6]]  # one sentence of six words, once
 
 
 @pytest.mark.parametrize("kind", sorted(NETWORKS))
