@@ -152,16 +152,24 @@ def add_frames(
         ]
 
 
-def commented_sentences(path: Path) -> Iterator[tuple[str | None, list[Row]]]:
-    """(sent_id, rows) of each sentence of a file with `# sent_id = ...` comment lines."""
+def _sent_id(comment: str) -> str | None:
+    key, _, value = comment[1:].partition("=")
+    return value.strip() if key.strip() == "sent_id" else None
+
+
+def commented_sentences(
+    path: Path, sentence_id: Callable[[str], str | None] = _sent_id
+) -> Iterator[tuple[str | None, list[Row]]]:
+    """(id, rows) of each sentence of a file whose comment lines name it: by default
+    `# sent_id = ...`; `sentence_id` reads another comment (None: not an id)."""
     sent_id: str | None = None
     rows: list[Row] = []
     n_sentences = 0
     for lineno, line in numbered_lines(path):
         if line.startswith("#"):
-            key, _, value = line[1:].partition("=")
-            if key.strip() == "sent_id" and not rows:
-                sent_id = value.strip()
+            found = sentence_id(line)
+            if found is not None and not rows:
+                sent_id = found
             continue
         if line.strip():
             rows.append((lineno, line.split("\t")))

@@ -26,7 +26,7 @@ from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from ...srl.frames import frame_key
-from .rows import SENT_ID_KEY, Row, numbered_lines
+from .rows import SENT_ID_KEY, Row, commented_sentences
 from .ud_chunks import chunk_spans_from_tree
 
 #: UD v1 UPOS and relations -> UD v2, where they differ
@@ -44,32 +44,14 @@ _REF = re.compile(r'\bref="([^"]+)"')
 _N_FIXED = 10
 
 
-def _up_sentences(path: Path) -> Iterator[tuple[str | None, list[Row]]]:
-    ref: str | None = None
-    rows: list[Row] = []
-    n = 0
-    for lineno, line in numbered_lines(path):
-        if line.startswith("#"):
-            if match := _REF.search(line):
-                ref = match[1]
-            continue
-        if line.strip():
-            rows.append((lineno, line.split("\t")))
-            continue
-        if rows:
-            n += 1
-            yield ref, rows
-        ref, rows = None, []
-    if rows:
-        n += 1
-        yield ref, rows
-    if n == 0:
-        raise ValueError(f"{path} contains no sentences")
+def _ref(comment: str) -> str | None:
+    match = _REF.search(comment)
+    return match[1] if match else None
 
 
 def read_up(path: Path, vocab: Vocab) -> Iterator[Doc]:
     """Universal PropBank CoNLL-U -> Docs with frames; ValueError names file and line."""
-    for ref, rows in _up_sentences(path):
+    for ref, rows in commented_sentences(path, _ref):
         yield _up_doc(path, vocab, ref, rows)
 
 
