@@ -23,7 +23,7 @@ from typing import List
 import torch
 from torch import Tensor, nn
 
-from .lstm_compiled import COMPILED_MAX_ROWS, compiled_direction
+from .lstm_compiled import COMPILED_MAX_ROWS, both_directions, compiled_direction
 
 
 def factored_first_layer(
@@ -59,22 +59,13 @@ def factored_first_layer(
     gates = (
         by_word[token_rows.reshape(-1)[packed_cells]].add_(by_row[row]).add_(by_distance[clipped])
     )
-    forward, backward = gates.chunk(2, dim=1)
     sizes = batch_sizes.tolist()
     direction = (
         compiled_direction
         if sizes and sizes[0] <= COMPILED_MAX_ROWS and gates.dtype == torch.float32
         else lstm_direction
     )
-    return torch.cat(
-        [
-            direction(forward, sizes, lstm.weight_hh_l0, lstm.bias_hh_l0, reverse=False),
-            direction(
-                backward, sizes, lstm.weight_hh_l0_reverse, lstm.bias_hh_l0_reverse, reverse=True
-            ),
-        ],
-        dim=1,
-    )
+    return both_directions(direction, lstm, gates, sizes)
 
 
 def lstm_direction(

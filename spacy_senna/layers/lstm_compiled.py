@@ -39,11 +39,21 @@ def compiled_bidirectional(lstm: nn.LSTM, inputs: Tensor, batch_sizes: list) -> 
     """
     weights = torch.cat([lstm.weight_ih_l0, lstm.weight_ih_l0_reverse])
     bias = torch.cat([lstm.bias_ih_l0, lstm.bias_ih_l0_reverse])
-    forward, backward = nn.functional.linear(inputs, weights, bias).chunk(2, dim=1)
+    gates = nn.functional.linear(inputs, weights, bias)
+    return both_directions(compiled_direction, lstm, gates, batch_sizes)
+
+
+def both_directions(direction, lstm: nn.LSTM, gates: Tensor, batch_sizes: list) -> Tensor:
+    """`direction` (compiled or PyTorch's cell) run forward over the first half of the
+    packed input `gates` and backward over the second, with `lstm`'s recurrent weights.
+
+    *Shape:* gates ``(N, 8 * hidden)`` -> ``(N, 2 * hidden)``
+    """
+    forward, backward = gates.chunk(2, dim=1)
     return torch.cat(
         [
-            compiled_direction(forward, batch_sizes, lstm.weight_hh_l0, lstm.bias_hh_l0, False),
-            compiled_direction(
+            direction(forward, batch_sizes, lstm.weight_hh_l0, lstm.bias_hh_l0, False),
+            direction(
                 backward, batch_sizes, lstm.weight_hh_l0_reverse, lstm.bias_hh_l0_reverse, True
             ),
         ],
