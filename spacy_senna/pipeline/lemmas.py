@@ -1,9 +1,13 @@
 """senna_lemmatizer: spaCy's English lemmatizer (same config, tables, serialization and
 outputs) that lemmatizes a whole batch of docs with arrays.
 
-In "rule" mode a token's lemma depends only on its (ORTH, POS, MORPH) and the tables, so this
-subclass reads those columns with `Doc.to_array`, resolves each distinct key once (with the
-parent's `lemmatize` on one token that has it, then from a bounded cache across calls) and
+It adds a "treebank" mode, for any language: lemmas from tables learnt from a treebank
+(`lemma_exc`, `lemma_suffixes`, `lemma_cased`; spacy_senna/corpora/lemma_tables.py), which
+`<lang>_senna` pipelines use.
+
+In "rule" and "treebank" modes a token's lemma depends only on its (ORTH, POS, MORPH) and the
+tables, so this subclass reads those columns with `Doc.to_array`, resolves each distinct key
+once (with `lemmatize` on one token that has it, then from a bounded cache across calls) and
 writes LEMMA back with `Doc.from_array`. Other modes run spaCy's per-token loop.
 """
 
@@ -18,14 +22,18 @@ from spacy.attrs import LEMMA, MORPH, ORTH, POS
 from spacy.errors import Errors, Warnings
 from spacy.lang.en.lemmatizer import EnglishLemmatizer
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.lookups import Lookups
+from spacy.tokens import Doc, Token
 from spacy.util import SimpleFrozenList
 from spacy.vocab import Vocab
 from thinc.api import Model
 
+from ..corpora.lemma_tables import treebank_lemma
 from .batched import annotate_doc, annotate_stream
 
 COLUMNS = [ORTH, POS, MORPH, LEMMA]
+#: the modes whose lemmas are resolved once per distinct key, a batch at a time
+BATCHED_MODES = ("rule", "treebank")
 #: odd multipliers that mix (ORTH, POS, MORPH) into one 64-bit number
 MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
 
@@ -49,12 +57,14 @@ def make_senna_lemmatizer(
     overwrite: bool,
     scorer: Optional[Callable],
 ) -> "SennaLemmatizer":
-    """spaCy's English `lemmatizer`, applied with arrays in "rule" mode."""
+    """spaCy's English `lemmatizer`, applied with arrays in "rule" mode; "treebank" mode reads
+    tables learnt from a treebank (any language)."""
     return SennaLemmatizer(nlp.vocab, model, name, mode=mode, overwrite=overwrite, scorer=scorer)
 
 
 class SennaLemmatizer(EnglishLemmatizer):
-    """An EnglishLemmatizer that lemmatizes batches of docs by distinct (ORTH, POS, MORPH)."""
+    """An EnglishLemmatizer that lemmatizes batches of docs by distinct (ORTH, POS, MORPH),
+    with a "treebank" mode for tables learnt from a treebank."""
 
     #: the most keys cached; the cache starts over when it would hold more
     max_cached: int = 200_000
@@ -62,6 +72,22 @@ class SennaLemmatizer(EnglishLemmatizer):
     def __init__(self, vocab: Vocab, model: Optional[Model], name: str = "lemmatizer", **kwargs):
         super().__init__(vocab, model, name, **kwargs)
         self.clear_cache()
+
+    @classmethod
+    def get_lookups_config(cls, mode: str) -> tuple[list[str], list[str]]:
+        """The required and optional tables of `mode`."""
+        if mode == "treebank":
+            return ["lemma_exc", "lemma_suffixes"], ["lemma_cased"]
+        return super().get_lookups_config(mode)
+
+    def treebank_lemmatize(self, token: Token) -> list[str]:
+        """The lemma of `token` from tables learnt from a treebank (see lemma_tables.py)."""
+        pos = token.pos_.lower()
+        if pos in ("", "eol", "space"):
+            if pos == "":
+                warnings.warn(Warnings.W108)
+            return [token.text.lower()]
+        return [treebank_lemma(token.text, pos, self.lookups)]
 
     def clear_cache(self) -> None:
         """Forget the cached lemmas (the tables changed)."""
@@ -76,7 +102,7 @@ class SennaLemmatizer(EnglishLemmatizer):
 
     def __call__(self, doc: Doc) -> Doc:
         """Set the lemmas of `doc`'s tokens."""
-        if self.mode != "rule":
+        if self.mode not in BATCHED_MODES:
             return super().__call__(doc)
         if not self._validated:
             self._validate_tables(Errors.E1004)
@@ -84,7 +110,7 @@ class SennaLemmatizer(EnglishLemmatizer):
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
         """Lemmatize the docs of `stream` a batch at a time."""
-        if self.mode != "rule":
+        if self.mode not in BATCHED_MODES:
             yield from super().pipe(stream, batch_size=batch_size)
             return
         if not self._validated:
@@ -178,10 +204,17 @@ class SennaLemmatizer(EnglishLemmatizer):
         for text in self._texts[used].tolist():
             add(text)
 
-    def initialize(self, *args: Any, **kwargs: Any) -> None:
-        """Load the tables as the parent does, forgetting cached lemmas."""
+    def initialize(
+        self,
+        get_examples: Optional[Callable[[], Iterable[Any]]] = None,
+        *,
+        nlp: Optional[Language] = None,
+        lookups: Optional[Lookups] = None,
+    ) -> None:
+        """Load the tables as the parent does (`lookups`, or spacy-lookups-data's for the
+        language), forgetting cached lemmas."""
         self.clear_cache()
-        super().initialize(*args, **kwargs)
+        super().initialize(get_examples, nlp=nlp, lookups=lookups)
 
     def from_disk(
         self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()
