@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy
+import pytest
 import spacy
 import srsly
 from spacy.tokens import DocBin
@@ -124,3 +125,55 @@ def test_vectors_lang_gives_the_vectors_the_recipes_language(tmp_path):
     loaded = spacy.load(tmp_path / "lm")
     assert loaded.lang == "pt" and loaded.vocab["casa"].vector.tolist() == [1.0, 1.0, 1.0]
     assert "already 'pt'" in run(script, tmp_path / "lm", "pt", cwd=tmp_path)
+
+
+def _gold_treebank(vocab) -> DocBin:
+    """Gold training Docs in the tags the fixture pipeline predicts, with UPOS and lemmas."""
+    rows = """The DT DET the  big JJ ADJ big  dogs NNS NOUN dog  barked VBD VERB bark
+        John NNP PROPN John  cats NNS NOUN cat  in IN ADP in  Paris NNP PROPN Paris
+        . . PUNCT .  He PRP PRON he  walks VBZ VERB walk  today NN NOUN today
+        Smith NNP PROPN Smith  visited VBD VERB visit  a DT DET a  old JJ ADJ old
+        runs VBZ VERB run  fast RB ADV fast  and CC CCONJ and  books NNS NOUN book
+        Mary NNP PROPN Mary  , , PUNCT ,  with IN ADP with  quickly RB ADV quickly""".split()
+    words, tags, pos, lemmas = rows[0::4], rows[1::4], rows[2::4], rows[3::4]
+    docbin = DocBin()
+    docbin.add(spacy.tokens.Doc(vocab, words=words, tags=tags, pos=pos, lemmas=lemmas))
+    return docbin
+
+
+def test_assemble_builds_another_language_from_its_treebank(load_script, pipeline_dir, tmp_path):
+    """projects/open's assemble.py with --lang: the language's pipeline, splitting
+    contractions, pos_ from every tag and lemmas learnt from the treebank, its meta's sources
+    and its card; without --treebank or --meta it says what is missing."""
+    from spacy_senna.corpora.converters.contractions import ContractionTable
+
+    assemble = load_script(PROJECT.parent / "open" / "scripts" / "assemble.py")
+    _gold_treebank(Vocab()).to_disk(tmp_path / "train.spacy")
+    ContractionTable({"dos": ["de", "os"]}, {}).to_disk(tmp_path / "contractions.json")
+    meta = {"description": "a test", "license": "CC BY-SA 4.0", "sources": ["invented"]}
+    srsly.write_json(tmp_path / "meta.json", meta)
+    (tmp_path / "card.md").write_text("# xx_senna\n", encoding="utf8")
+    out = tmp_path / "pt_senna"
+    settings = dict(lang="pt", treebank=tmp_path / "train.spacy", meta_file=tmp_path / "meta.json")
+    assemble.assemble(
+        [str(pipeline_dir)], out, [], tmp_path / "card.md", "float16",
+        contractions=tmp_path / "contractions.json", **settings,
+    )  # fmt: skip
+    nlp = spacy.load(out)
+    assert nlp.lang == "pt" and nlp.meta["sources"] == ["invented"]
+    assert nlp.pipe_names[:5] == [
+        "sentencizer", "senna_tagger", "attribute_ruler", "lemmatizer", "senna_chunker"
+    ]  # fmt: skip
+    assert (out / "README.md").read_text(encoding="utf8") == "# xx_senna\n"
+    assert not (out / "lemmatizer" / "WordNet-LICENSE.txt").exists()
+    doc = nlp("The big dogs barked dos cats.")
+    assert [t.text for t in doc][4:6] == ["de", "os"]
+    assert all(t.pos_ for t in doc)
+    for token in doc:
+        if token.tag_ == "NNS":
+            assert token.pos_ == "NOUN"
+    assert {t.text: t.lemma_ for t in doc}["dogs"] == "dog"
+    for missing in ("treebank", "meta_file"):
+        kept = {k: v for k, v in settings.items() if k != missing}
+        with pytest.raises(SystemExit, match="--treebank|--meta"):
+            assemble.assemble([str(pipeline_dir)], tmp_path / "x", [], None, "float16", **kept)

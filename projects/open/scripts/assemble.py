@@ -1,7 +1,9 @@
-"""Assemble en_senna from the trained pipelines of projects/open.
+"""Assemble en_senna from the trained pipelines of projects/open, or `<lang>_senna` from those
+of projects/lang.
 
     python scripts/assemble.py PIPELINE... OUTPUT_DIR [--metrics FILE...]
         [--card MODEL_CARD.md] [--storage float16]
+        [--lang LANG --treebank TRAIN.spacy --meta META.json [--contractions TABLE.json]]
 
 A sentencizer first (raw text holds several sentences), then every senna component of
 each trained pipeline, in order: TAGGER CHUNKER NER SRL (trained separately), JOINT SRL
@@ -12,8 +14,12 @@ from the tags; scripts/add_attributes.py, whose tables need spacy-lookups-data t
 The LM vectors are left out (the word tables keep their rows), the weights are stored as
 float16 unless told otherwise, the vocab keeps only the strings the components hold
 (scripts/prune_strings.py), and the model card and scores go into meta.json and
-README.md. Loading it sets the process's malloc thresholds so that batches reuse the
-memory earlier batches freed (`spacy-senna.keep_freed_memory.v1`, `[nlp]
+README.md. Another language (`--lang`) takes its attributes from its treebank instead
+(scripts/treebank_attributes.py: `pos_` from the tags, lemmas from tables learnt from the
+treebank's lemmas), its name, description, licence and sources from `--meta`, and with
+`--contractions` the tokenizer that splits contractions into the treebank's syntactic words
+(spacy_senna/pipeline/syntactic_words.py). Loading it sets the process's malloc thresholds so
+that batches reuse the memory earlier batches freed (`spacy-senna.keep_freed_memory.v1`, `[nlp]
 after_pipeline_creation`).
 """
 
@@ -27,8 +33,11 @@ from pathlib import Path
 import spacy
 from add_attributes import add_attributes, write_license
 from prune_strings import prune_strings
+from spacy.tokens import DocBin
+from treebank_attributes import add_treebank_attributes
 
 from spacy_senna.about import __version__
+from spacy_senna.corpora.converters.contractions import ContractionTable
 from spacy_senna.models.storage import STORAGE_DTYPES, set_storage_dtype
 
 SOURCES = [
@@ -46,12 +55,59 @@ SOURCES = [
 #: what loading en_senna runs once its components exist (spacy_senna/runtime/allocator.py)
 AFTER_PIPELINE_CREATION = {"@callbacks": "spacy-senna.keep_freed_memory.v1"}
 COMPONENTS = ("senna_words", "senna_tagger", "senna_chunker", "senna_ner", "senna_srl")
+ENGLISH_META = {
+    "description": (
+        "SENNA (Collobert et al. 2011) for English, trained on openly licensed data "
+        "only: PTB part-of-speech tags, chunks, PER/LOC/ORG entities and semantic "
+        "roles (PropBank), with spacy-senna's window and sentence networks."
+    ),
+    "license": "CC BY-SA 4.0",
+    "sources": SOURCES,
+}
+#: the fields a --meta file must give
+META_FIELDS = ("description", "license", "sources")
+SYNTACTIC_WORDS = {"@tokenizers": "spacy-senna.SyntacticWords.v1"}
+
+
+def blank_pipeline(lang: str, contractions: Path | None) -> spacy.Language:
+    """An empty pipeline of `lang`, splitting contractions by the table when one is given."""
+    config: dict = {"after_pipeline_creation": AFTER_PIPELINE_CREATION}
+    if contractions is not None:
+        config["tokenizer"] = SYNTACTIC_WORDS
+    nlp = spacy.blank(lang, config={"nlp": config})
+    if contractions is not None:
+        nlp.tokenizer.table = ContractionTable.from_disk(contractions)
+    return nlp
+
+
+def read_meta(path: Path | None, lang: str) -> dict:
+    """en_senna's description, licence and sources, or another language's from `path`."""
+    if path is None:
+        if lang != "en":
+            raise SystemExit(f"✘ --lang {lang} needs --meta (description, license, sources)")
+        return ENGLISH_META
+    meta = json.loads(path.read_text(encoding="utf8"))
+    missing = [field for field in META_FIELDS if field not in meta]
+    if missing:
+        raise SystemExit(f"✘ {path} lacks {missing}")
+    return meta
 
 
 def assemble(
-    sources: list[str], output: Path, metrics: list[Path], card: Path | None, storage: str
+    sources: list[str],
+    output: Path,
+    metrics: list[Path],
+    card: Path | None,
+    storage: str,
+    lang: str = "en",
+    treebank: Path | None = None,
+    meta_file: Path | None = None,
+    contractions: Path | None = None,
 ) -> None:
-    nlp = spacy.blank("en", config={"nlp": {"after_pipeline_creation": AFTER_PIPELINE_CREATION}})
+    if lang != "en" and treebank is None:
+        raise SystemExit(f"✘ --lang {lang} needs --treebank: its attributes are learnt from it")
+    meta = read_meta(meta_file, lang)
+    nlp = blank_pipeline(lang, contractions)
     nlp.add_pipe("senna_sentencizer", name="sentencizer")
     for path in sources:
         trained = spacy.load(path)
@@ -69,15 +125,11 @@ def assemble(
         {
             "name": "senna",
             "version": __version__,
-            "description": (
-                "SENNA (Collobert et al. 2011) for English, trained on openly licensed data "
-                "only: PTB part-of-speech tags, chunks, PER/LOC/ORG entities and semantic "
-                "roles (PropBank), with spacy-senna's window and sentence networks."
-            ),
-            "license": "CC BY-SA 4.0",
+            "description": meta["description"],
+            "license": meta["license"],
             "author": "spacy-senna contributors",
             "url": "https://jmlr.org/papers/v12/collobert11a.html",
-            "sources": SOURCES,
+            "sources": meta["sources"],
             "spacy_version": f">={spacy.__version__},<3.9.0",
             "requirements": [f"spacy-senna=={__version__}"],
             "performance": {},
@@ -85,18 +137,22 @@ def assemble(
     )
     for path in metrics:
         nlp.meta["performance"].update(json.loads(path.read_text(encoding="utf8")))
-    add_attributes(nlp)
+    if treebank is None:
+        add_attributes(nlp)
+    else:
+        add_treebank_attributes(nlp, list(DocBin().from_disk(treebank).get_docs(nlp.vocab)))
     if output.exists():
         shutil.rmtree(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
     prune_strings(output)
-    write_license(output)
+    if treebank is None:
+        write_license(output)
     if card is not None:
         shutil.copyfile(card, output / "README.md")
     size = sum(f.stat().st_size for f in output.rglob("*") if f.is_file())
     names = ", ".join(nlp.pipe_names)
-    print(f"✔ en_senna ({names}; {storage}) in {output}: {size / 2**20:.1f} MiB")
+    print(f"✔ {lang}_senna ({names}; {storage}) in {output}: {size / 2**20:.1f} MiB")
 
 
 def main() -> None:
@@ -110,11 +166,29 @@ def main() -> None:
     parser.add_argument("--metrics", type=Path, nargs="*", default=[])
     parser.add_argument("--card", type=Path)
     parser.add_argument("--storage", choices=STORAGE_DTYPES, default="float16")
+    parser.add_argument("--lang", default="en", help="the pipeline's language (default: en)")
+    parser.add_argument(
+        "--treebank", type=Path, help="gold training Docs (tags, UPOS, lemmas): pos_ and lemmas"
+    )
+    parser.add_argument("--meta", type=Path, help="JSON: description, license, sources")
+    parser.add_argument(
+        "--contractions", type=Path, help="the treebank's contraction table (lm.contractions.json)"
+    )
     args = parser.parse_args()
     if len(args.paths) < 2:
         parser.error("give the trained pipelines and then the output folder")
     *sources, output = args.paths
-    assemble(sources, Path(output), args.metrics, args.card, args.storage)
+    assemble(
+        sources,
+        Path(output),
+        args.metrics,
+        args.card,
+        args.storage,
+        lang=args.lang,
+        treebank=args.treebank,
+        meta_file=args.meta,
+        contractions=args.contractions,
+    )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ adds POS and NER on another corpus (`pos_other`, `ner_other`; GUM dev in the pro
 labelled brackets (`parse`, EVALB's counting) on propbank-ewt's gold trees, by the
 pipeline's senna_parser (enabled for this, as en_senna keeps it disabled) reading the
 pipeline's own tags.
+`--srl-test` scores SRL on another file than the chunks (projects/lang: Universal PropBank's
+test sentences). Lemma accuracy (`lemma`) comes with POS when the pipeline has a lemmatizer.
 `--inference-dtype float32` scores as a CPU without native bfloat16 computes (the model
 card's figures), whatever the pipeline's config says.
 """
@@ -41,6 +43,13 @@ def _evaluate(nlp: Language, examples: list) -> dict:
     return {k: v for k, v in scores.items() if k.endswith(("_f", "_p", "_r", "_acc"))}
 
 
+def _annotated(nlp: Language, path: Path) -> list[Example]:
+    """The test sentences of `path`, annotated by `nlp`, beside their references."""
+    examples = _examples(nlp, path)
+    docs = nlp.pipe(eg.predicted for eg in examples)
+    return [Example(doc, eg.reference) for doc, eg in zip(docs, examples)]
+
+
 def _inference_dtype_overrides(pipeline: str, inference_dtype: str | None) -> dict:
     """Config overrides that set `inference_dtype` on every model that has the setting."""
     if inference_dtype is None:
@@ -64,6 +73,7 @@ def evaluate(
     tweets: Path | None = None,
     inference_dtype: str | None = None,
     trees: Path | None = None,
+    srl_test: Path | None = None,
 ) -> dict:
     """Every score the pipeline's components give, keyed by task; with `other` (a corpus
     with tags and entities, e.g. GUM dev) also POS and NER there, with `tweets` (entities
@@ -73,7 +83,10 @@ def evaluate(
     names = set(nlp.pipe_names)
     results: dict = {"pipeline": pipeline}
     if names & {"senna_tagger", "tagger"}:
-        results["pos"] = _evaluate(nlp, _examples(nlp, ud_test))["tag_acc"]
+        scores = _evaluate(nlp, _examples(nlp, ud_test))
+        results["pos"] = scores["tag_acc"]
+        if "lemmatizer" in names:
+            results["lemma"] = scores["lemma_acc"]
         if other is not None:
             results["pos_other"] = _evaluate(nlp, _examples(nlp, other))["tag_acc"]
     if names & {"senna_ner", "ner"}:
@@ -83,19 +96,20 @@ def evaluate(
             results["ner_other"] = _evaluate(nlp, _examples(nlp, other))["ents_f"]
         if tweets is not None:
             results["ner_tweets"] = _evaluate(nlp, _examples(nlp, tweets))["ents_f"]
+    srl_test = ewt_test if srl_test is None else srl_test
     if names & {"senna_chunker", "senna_srl"}:
         # one pass over the test sentences serves the chunks and SRL on found predicates
-        examples = _examples(nlp, ewt_test)
-        docs = nlp.pipe(eg.predicted for eg in examples)
-        annotated = [Example(doc, eg.reference) for doc, eg in zip(docs, examples)]
+        annotated = _annotated(nlp, ewt_test)
     if "senna_chunker" in names:
         scores = nlp.get_pipe("senna_chunker").score(annotated)
         results["chunk"] = {
             k: scores[k] for k in ("spans_chunks_p", "spans_chunks_r", "spans_chunks_f")
         }
     if "senna_srl" in names:
+        if srl_test != ewt_test:
+            annotated = _annotated(nlp, srl_test)
         predicted = score_srl(annotated, count_unmatched_frames=True)
-        given = _evaluate(nlp, _examples(nlp, ewt_test, ["srl_predicates"]))
+        given = _evaluate(nlp, _examples(nlp, srl_test, ["srl_predicates"]))
         results["srl_predicted_predicates"] = {k: predicted[k] for k in ("srl_p", "srl_r", "srl_f")}
         results["srl_given_predicates"] = {k: given[k] for k in ("srl_p", "srl_r", "srl_f")}
     if trees is not None and "senna_parser" in nlp.component_names:
@@ -121,6 +135,7 @@ def main() -> None:
     parser.add_argument("--other", type=Path, help="also POS and NER on this corpus")
     parser.add_argument("--tweets", type=Path, help="also NER on this corpus")
     parser.add_argument("--trees", type=Path, help="also the parse on these trees")
+    parser.add_argument("--srl-test", type=Path, help="SRL on this file (default: --ewt-test)")
     parser.add_argument(
         "--inference-dtype", choices=["float32", "bfloat16"], help="override the configs'"
     )
@@ -135,6 +150,7 @@ def main() -> None:
         args.tweets,
         args.inference_dtype,
         args.trees,
+        args.srl_test,
     )
     write_results(results, args.output)
 
