@@ -177,3 +177,30 @@ def test_assemble_builds_another_language_from_its_treebank(load_script, pipelin
         kept = {k: v for k, v in settings.items() if k != missing}
         with pytest.raises(SystemExit, match="--treebank|--meta"):
             assemble.assemble([str(pipeline_dir)], tmp_path / "x", [], None, "float16", **kept)
+
+
+def test_join_documents_keeps_every_word_label_and_multiword_token(load_script):
+    """scripts/join_documents.py: consecutive sentences of one document (the sent_id's part
+    before its last "-") become one Doc, entities, chunks and multiword tokens at the
+    document's offsets; a sentence without a sent_id stays alone."""
+    join = load_script(PROJECT / "scripts" / "join_documents.py")
+    vocab = Vocab()
+
+    def sentence(words, sent_id, multiword=()):
+        doc = spacy.tokens.Doc(vocab, words=words, ents=["B-PER"] + ["O"] * (len(words) - 1))
+        doc.user_data.update({join.SENT_ID: sent_id, join.MULTIWORD_KEY: list(multiword)})
+        return doc
+
+    docs = [
+        sentence(["Ana", "mora", "em", "o", "Porto"], "CF1-1", [[2, 4, "no"]]),
+        sentence(["Rui", "também", "."], "CF1-2"),
+        sentence(["Eva", "saiu", "de", "o", "Rio"], "CF2-1", [[2, 4, "do"]]),
+        sentence(["Sim", "."], None),
+    ]
+    joined, missing = join.join_documents(docs)
+    assert missing == 1 and [len(doc) for doc in joined] == [8, 5, 2]
+    first = joined[0]
+    assert [(e.start, e.text) for e in first.ents] == [(0, "Ana"), (5, "Rui")]
+    assert first.user_data[join.MULTIWORD_KEY] == [[2, 4, "no"]]
+    assert first.user_data[join.SENT_IDS] == ["CF1-1", "CF1-2"]
+    assert joined[1].user_data[join.MULTIWORD_KEY] == [[2, 4, "do"]]
