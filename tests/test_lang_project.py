@@ -204,3 +204,18 @@ def test_join_documents_keeps_every_word_label_and_multiword_token(load_script):
     assert first.user_data[join.MULTIWORD_KEY] == [[2, 4, "no"]]
     assert first.user_data[join.SENT_IDS] == ["CF1-1", "CF1-2"]
     assert joined[1].user_data[join.MULTIWORD_KEY] == [[2, 4, "do"]]
+
+
+def test_join_ud_refuses_a_tag_the_treebank_lacks(tmp_path):
+    no_xpos = re.sub(r"^(\d+\t[^\t]+\t[^\t]+\t[^\t]+)\t[^\t]+", r"\1\t_", CONLLU, flags=re.M)
+    tb = gz(tmp_path / "tb.conllu.gz", no_xpos)
+    script = PROJECT / "scripts" / "join_ud.py"
+    result = subprocess.run(
+        [sys.executable, str(script), str(tb), "x/train.spacy", "--tag", "xpos"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0 and "has a XPOS" in result.stderr
+    assert not (tmp_path / "x" / "train.spacy").exists()
+    run(script, tb, "u/train.spacy", "--tag", "upos", cwd=tmp_path)  # UPOS is there

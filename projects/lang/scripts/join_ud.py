@@ -5,7 +5,8 @@ Universal NER file of the same sentences, their entities.
     python scripts/join_ud.py TREEBANK.conllu OUTPUT.spacy [--uner UNER.iob2] [--tag upos|xpos]
     python scripts/join_ud.py TB.conllu OUT.spacy --data-dir DIR --uner-prefix PREFIX --split dev
 
-A UNER sentence whose words differ from the treebank's, or a UNER file with more or fewer
+A treebank without the tag asked for (no XPOS in any word) stops with an error saying so. A
+UNER sentence whose words differ from the treebank's, or a UNER file with more or fewer
 sentences, stops the conversion with an error naming it.
 """
 
@@ -29,10 +30,16 @@ def join(treebank: Path, output: Path, uner: Path | None, tag: str) -> None:
     else:
         print(f"ℹ no Universal NER file given for {treebank.name}: no entities")
     doc_bin = DocBin(store_user_data=True)
-    n_ents = 0
+    n_ents = n_tagged = 0
     for doc in docs:
         n_ents += len(doc.ents)
+        n_tagged += sum(bool(token.tag_) for token in doc)
         doc_bin.add(doc)
+    if not n_tagged:
+        raise SystemExit(
+            f"✘ no word of {treebank} has a {tag.upper()}: this treebank cannot train a "
+            f"--tag {tag} tagger (leave its steps out for this language)"
+        )
     output.parent.mkdir(parents=True, exist_ok=True)
     doc_bin.to_disk(output)
     entities = f", {n_ents} entities from {uner.name}" if uner is not None else ""

@@ -117,9 +117,14 @@ def assemble(
             if name not in COMPONENTS:
                 raise SystemExit(f"✘ {path} has {name}, not one of {COMPONENTS}")
             nlp.add_pipe(name, source=trained)
-    missing = set(COMPONENTS) - {"senna_words"} - set(nlp.pipe_names)
+    # en_senna has every layer; another language has those its data can train (a tagger)
+    required = set(COMPONENTS) - {"senna_words"} if lang == "en" else {"senna_tagger"}
+    missing = required - set(nlp.pipe_names)
     if missing:
         raise SystemExit(f"✘ no pipeline has {sorted(missing)}")
+    absent = sorted(set(COMPONENTS) - {"senna_words"} - set(nlp.pipe_names))
+    if absent:
+        print(f"ℹ {lang}_senna without {absent}: no pipeline given has them")
     set_storage_dtype(nlp, storage)
     nlp.meta.update(
         {
