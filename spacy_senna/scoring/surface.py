@@ -8,10 +8,11 @@ pipeline reads that text through its own tokenizer. Both sides are then compared
 - tags: a gold word counts as right when its surface token has the same offsets on the
   predicted side, is split into as many words, and the word at its position has its tag;
   accuracy is over all gold words (a word the tokenizer cut differently is wrong);
-- entities: each entity becomes (first surface token's start, last one's end, label) on
-  each side, compared as sets (precision, recall, F1), so an entity is right when it covers
-  the same surface tokens, whether or not a contraction at its edge was split as the
-  treebank splits it.
+- lemmas: as tags, where the pipeline lemmatizes;
+- entities, and chunks where the pipeline has a chunker: each span becomes (first surface
+  token's start, last one's end, label) on each side, compared as sets (precision, recall,
+  F1), so a span is right when it covers the same surface tokens, whether or not a
+  contraction at its edge was split as the treebank splits it.
 """
 
 from __future__ import annotations
@@ -51,19 +52,43 @@ def surface_text(doc: Doc) -> str:
     return "".join(parts)
 
 
-def _entities(doc: Doc, tokens: Sequence[Surface]) -> set[tuple[int, int, str]]:
+CHUNKS = "chunks"
+
+
+def _surface_spans(spans: Iterable, tokens: Sequence[Surface]) -> set[tuple[int, int, str]]:
     of_word = {w: (s, e) for s, e, first, end in tokens for w in range(first, end)}
-    return {(of_word[e.start][0], of_word[e.end - 1][1], e.label_) for e in doc.ents}
+    return {(of_word[sp.start][0], of_word[sp.end - 1][1], sp.label_) for sp in spans}
+
+
+class _SpanCounts:
+    """Gold, predicted and matching spans, summed over docs."""
+
+    def __init__(self) -> None:
+        self.gold = self.pred = self.both = 0
+
+    def add(self, gold: set, pred: set) -> None:
+        self.gold += len(gold)
+        self.pred += len(pred)
+        self.both += len(gold & pred)
+
+    def prf(self, prefix: str) -> dict[str, float]:
+        precision = self.both / self.pred if self.pred else 0.0
+        recall = self.both / self.gold if self.gold else 0.0
+        f_score = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        return {f"{prefix}_p": precision, f"{prefix}_r": recall, f"{prefix}_f": f_score}
 
 
 def score_raw_text(nlp: Language, gold_docs: Iterable[Doc], batch_size: int = 64) -> dict:
-    """Tag accuracy (`tag_acc`, over gold words) and entity P/R/F (`ents_p/r/f`) of `nlp`
-    on the surface text of the gold docs, with the share of gold words whose surface token
-    the tokenizer split as the treebank (`words_split_as_gold`)."""
+    """Tag and lemma accuracy (`tag_acc`, `lemma_acc`, over gold words), entity P/R/F
+    (`ents_p/r/f`) and chunk P/R/F (`chunks_p/r/f`, where the pipeline writes
+    doc.spans["chunks"]) of `nlp` on the surface text of the gold docs, with the share of
+    gold words whose surface token the tokenizer split as the treebank
+    (`words_split_as_gold`)."""
     gold_docs = list(gold_docs)
     predicted = nlp.pipe((surface_text(doc) for doc in gold_docs), batch_size=batch_size)
-    n_words = right_split = right_tags = 0
-    n_gold = n_pred = n_both = 0
+    n_words = right_split = right_tags = right_lemmas = 0
+    ents, chunks = _SpanCounts(), _SpanCounts()
+    has_chunks = False
     for gold, pred in zip(gold_docs, predicted):
         gold_tokens, pred_tokens = surface_tokens(gold), surface_tokens(pred)
         by_offsets = {(s, e): (first, end) for s, e, first, end in pred_tokens}
@@ -73,23 +98,23 @@ def score_raw_text(nlp: Language, gold_docs: Iterable[Doc], batch_size: int = 64
             if match is None or match[1] - match[0] != end - first:
                 continue
             right_split += end - first
-            right_tags += sum(
-                gold[first + k].tag_ == pred[match[0] + k].tag_ for k in range(end - first)
+            pairs = [(gold[first + k], pred[match[0] + k]) for k in range(end - first)]
+            right_tags += sum(g.tag_ == p.tag_ for g, p in pairs)
+            right_lemmas += sum(g.lemma_ == p.lemma_ for g, p in pairs)
+        ents.add(_surface_spans(gold.ents, gold_tokens), _surface_spans(pred.ents, pred_tokens))
+        if CHUNKS in pred.spans:
+            has_chunks = True
+            chunks.add(
+                _surface_spans(gold.spans.get(CHUNKS, []), gold_tokens),
+                _surface_spans(pred.spans[CHUNKS], pred_tokens),
             )
-        gold_ents, pred_ents = _entities(gold, gold_tokens), _entities(pred, pred_tokens)
-        n_gold, n_pred, n_both = (
-            n_gold + len(gold_ents),
-            n_pred + len(pred_ents),
-            n_both + len(gold_ents & pred_ents),
-        )
-    precision = n_both / n_pred if n_pred else 0.0
-    recall = n_both / n_gold if n_gold else 0.0
-    f_score = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {
+    scores = {
         "words": n_words,
         "words_split_as_gold": right_split / n_words if n_words else 0.0,
         "tag_acc": right_tags / n_words if n_words else 0.0,
-        "ents_p": precision,
-        "ents_r": recall,
-        "ents_f": f_score,
+        "lemma_acc": right_lemmas / n_words if n_words else 0.0,
+        **ents.prf("ents"),
     }
+    if has_chunks:
+        scores.update(chunks.prf("chunks"))
+    return scores

@@ -1,5 +1,6 @@
 """Raw-text scores for syntactic-word pipelines: the surface text rebuilt from gold words
-and their multiword tokens, tags compared per surface token, entities by surface offsets."""
+and their multiword tokens, tags and lemmas compared per surface token, entities and chunks
+by surface offsets."""
 
 import spacy
 from spacy.language import Language
@@ -16,7 +17,11 @@ def gold_doc(vocab):
     doc = Doc(vocab, words=words, spaces=[True, True, True, True, True, False, False])
     for token, tag in zip(doc, ["DET", "PROPN", "VERB", "ADP", "DET", "PROPN", "PUNCT"]):
         token.tag_ = tag
+    for token, lemma in zip(doc, ["o", "Ana", "morar", "em", "o", "Porto", "."]):
+        token.lemma_ = lemma
     doc.ents = [Span(doc, 1, 2, "PER"), Span(doc, 5, 6, "LOC")]
+    chunks = [(0, 2, "NP"), (2, 3, "VP"), (3, 4, "PP"), (4, 6, "NP")]
+    doc.spans["chunks"] = [Span(doc, start, end, label) for start, end, label in chunks]
     doc.user_data[MULTIWORD_KEY] = [[3, 5, "no"]]
     return doc
 
@@ -36,7 +41,9 @@ def tagging_pipeline(table):
     def fake_tags(doc):
         for token in doc:
             token.tag_ = tags.get(token.text, "PROPN" if token.text[0].isupper() else "PUNCT")
+            token.lemma_ = token.text.lower()
         doc.ents = [Span(doc, t.i, t.i + 1, "LOC") for t in doc if t.text == "Porto"]
+        doc.spans["chunks"] = [Span(doc, 0, 2, "NP"), Span(doc, 3, 4, "PP")]
         return doc
 
     nlp.add_pipe("fake_tags")
@@ -50,6 +57,8 @@ def test_raw_text_scores_count_surface_tokens():
     assert scores["words"] == 7 and scores["words_split_as_gold"] == 1.0
     assert scores["tag_acc"] == 1.0
     assert (scores["ents_p"], scores["ents_r"]) == (1.0, 0.5)
+    assert scores["lemma_acc"] == 3 / 7  # em, o, .: the others are not lowercase
+    assert (scores["chunks_p"], scores["chunks_r"]) == (1.0, 0.5)
     # without the table "no" stays whole: its two gold words count as wrong
     unsplit = score_raw_text(tagging_pipeline(ContractionTable({}, {})), [gold_doc(nlp.vocab)])
     assert unsplit["words_split_as_gold"] == 5 / 7 and unsplit["tag_acc"] == 5 / 7

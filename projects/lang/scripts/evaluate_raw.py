@@ -1,6 +1,7 @@
 """Score a pipeline on raw text: the gold Docs' surface text (multiword tokens written as one
-form) read through the language's spaCy tokenizer and the treebank's contraction split, tags
-and entities aligned to the gold words through surface tokens (spacy_senna/scoring/surface.py).
+form) read through the language's spaCy tokenizer and the treebank's contraction split, tags,
+lemmas, entities and chunks aligned to the gold words through surface tokens
+(spacy_senna/scoring/surface.py).
 
     python scripts/evaluate_raw.py PIPELINE GOLD.spacy TABLE.json --output metrics/NAME.json
 """
@@ -35,6 +36,8 @@ def evaluate_raw(pipeline: str, gold: Path, table: Path, output: Path) -> dict:
         del scores["tag_acc"]
     if not names & {"senna_ner", "ner"}:
         del scores["ents_p"], scores["ents_r"], scores["ents_f"]
+    if not names & {"lemmatizer", "trainable_lemmatizer"}:
+        del scores["lemma_acc"]
     results.update(scores)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf8")
