@@ -219,3 +219,28 @@ def test_join_ud_refuses_a_tag_the_treebank_lacks(tmp_path):
     assert result.returncode != 0 and "has a XPOS" in result.stderr
     assert not (tmp_path / "x" / "train.spacy").exists()
     run(script, tb, "u/train.spacy", "--tag", "upos", cwd=tmp_path)  # UPOS is there
+
+
+def test_evaluate_anchor_scores_both_pipelines_on_the_same_words(load_script, tmp_path):
+    """scripts/evaluate_anchor.py: UPOS from pos_ (tag_ where no pos_ is set), lemmas where
+    a pipeline lemmatizes, words/s of each, on the treebank's words."""
+    evaluate_anchor = load_script(PROJECT / "scripts" / "evaluate_anchor.py")
+    vocab = Vocab()
+    gold = [spacy.tokens.Doc(vocab, words=["Ana", "mora"], pos=["PROPN", "VERB"])]
+    gold[0][0].lemma_, gold[0][1].lemma_ = "Ana", "morar"
+    tagged = spacy.tokens.Doc(vocab, words=["Ana", "mora"], tags=["PROPN", "NOUN"])
+    assert evaluate_anchor.accuracy([tagged], gold) == {"upos": 50.0}
+    tagged[1].lemma_ = "morar"
+    assert evaluate_anchor.accuracy([tagged], gold) == {"upos": 50.0, "lemma": 50.0}
+    DocBin(docs=gold).to_disk(tmp_path / "gold.spacy")
+    for name, tags in (("senna", {"Ana": "PROPN", "mora": "VERB"}), ("anchor", {"Ana": "NOUN"})):
+        nlp = spacy.blank("pt")
+        ruler = nlp.add_pipe("attribute_ruler")
+        for word, tag in tags.items():
+            ruler.add([[{"ORTH": word}]], {"POS": tag})
+        nlp.to_disk(tmp_path / name)
+    results = evaluate_anchor.compare(
+        str(tmp_path / "senna"), str(tmp_path / "anchor"), tmp_path / "gold.spacy", 1
+    )
+    assert results["words"] == 2 and results["senna"]["upos"] == 100.0
+    assert results["anchor"]["upos"] == 0.0 and results["anchor"]["words_per_second"] > 0
