@@ -166,8 +166,9 @@ def test_assemble_builds_another_language_from_its_treebank(load_script, pipelin
     ]  # fmt: skip
     assert (out / "README.md").read_text(encoding="utf8") == "# xx_senna\n"
     assert not (out / "lemmatizer" / "WordNet-LICENSE.txt").exists()
-    doc = nlp("The big dogs barked dos cats.")
+    doc = nlp("The big dogs barked dos cats.\n\nJohn")
     assert [t.text for t in doc][4:6] == ["de", "os"]
+    assert [(t.tag_, t.pos_) for t in doc if t.is_space] == [("_SP", "SPACE")]
     assert all(t.pos_ for t in doc)
     for token in doc:
         if token.tag_ == "NNS":

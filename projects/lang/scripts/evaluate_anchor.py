@@ -4,7 +4,10 @@ where both lemmatize, and words/s on one core (`nlp.pipe` over fresh Docs of the
 words, alternating rounds, each pipeline's best).
 
     python scripts/evaluate_anchor.py PIPELINE ANCHOR corpus/tb/test.spacy \
-        --output metrics/anchor-compare.json [--rounds 3]
+        --output metrics/anchor-compare.json [--rounds 3] [--anchor-exclude parser,ner]
+
+`--anchor-exclude` loads the anchor without those components (its words/s for the analyses
+`<lang>_senna` also gives).
 
 Run it under `taskset -c N` for one core. Both read the same gold words (the treebank's
 syntactic words), so tokenization does not enter the comparison.
@@ -52,11 +55,14 @@ def accuracy(predicted: list[Doc], gold: list[Doc]) -> dict:
     return scores
 
 
-def compare(pipeline: str, anchor: str, gold_path: Path, rounds: int) -> dict:
-    nlps = {"senna": spacy.load(pipeline), "anchor": spacy.load(anchor)}
+def compare(
+    pipeline: str, anchor: str, gold_path: Path, rounds: int, anchor_exclude: tuple = ()
+) -> dict:
+    nlps = {"senna": spacy.load(pipeline), "anchor": spacy.load(anchor, exclude=anchor_exclude)}
     gold = list(DocBin().from_disk(gold_path).get_docs(nlps["senna"].vocab))
     words = sum(len(doc) for doc in gold)
     results: dict = {"gold": str(gold_path), "words": words, "rounds": rounds}
+    results["anchor_components"] = nlps["anchor"].pipe_names
     best = {name: float("inf") for name in nlps}
     for name, nlp in nlps.items():
         _seconds(nlp, gold[:100])  # warm-up
@@ -78,8 +84,10 @@ def main() -> None:
     parser.add_argument("gold", type=Path)
     parser.add_argument("--output", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--anchor-exclude", default="", help="components to leave out, a,b")
     args = parser.parse_args()
-    results = compare(args.pipeline, args.anchor, args.gold, args.rounds)
+    exclude = tuple(name for name in args.anchor_exclude.split(",") if name)
+    results = compare(args.pipeline, args.anchor, args.gold, args.rounds, exclude)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf8")
     print(json.dumps(results, indent=2))

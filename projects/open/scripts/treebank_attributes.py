@@ -19,6 +19,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from spacy_senna.corpora.lemma_tables import learn_lemma_tables
+from spacy_senna.pipeline.whitespace import SPACE_TAG
 
 AFTER = "senna_tagger"
 RULER, RULER_FACTORY = "attribute_ruler", "senna_attribute_ruler"
@@ -49,6 +50,7 @@ def add_treebank_attributes(nlp: Language, treebank: list[Doc]) -> None:
     ruler = nlp.add_pipe(RULER_FACTORY, name=RULER, after=AFTER)
     for tag in labels:
         ruler.add([[{"TAG": tag}]], {"POS": mapping[tag]})
+    ruler.add([[{"TAG": SPACE_TAG}]], {"POS": "SPACE"})  # what senna_tagger gives whitespace
     lemmatizer = nlp.add_pipe(
         LEMMATIZER_FACTORY, name=LEMMATIZER, after=RULER, config={"mode": "treebank"}
     )
