@@ -11,17 +11,20 @@ The parent gives each worker one shard at a time, so it knows which shard a work
 a worker that dies (killed for memory, say) loses that shard, reported as failed, and a
 new worker takes its place for the shards left (one that cannot load is not replaced).
 (`multiprocessing.Pool` waited forever for a lost task, and restarted a worker that could
-not load the pipeline without end.)
+not load the pipeline without end.) Each worker replies through a pipe of its own: a worker
+killed while it writes can only cut its own pipe short (read as its end), where a shared
+queue would keep the write lock it held from every other worker, and the run would wait for
+their replies for ever.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-import queue
 import time
 from collections import deque
 from itertools import count
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple
 
@@ -37,7 +40,12 @@ POLL_SECONDS = 0.5
 
 
 def _serve(
-    number: int, parent: int, pipeline: str, settings: AnnotateSettings, tasks: Any, results: Any
+    number: int,
+    parent: int,
+    pipeline: str,
+    settings: AnnotateSettings,
+    tasks: Any,
+    replies: Connection,
 ) -> None:
     """A worker process: load the pipeline once (or say why it could not), then annotate
     the shards the parent sends until it sends None; it ends with its parent."""
@@ -46,28 +54,28 @@ def _serve(
         worker = ShardWorker(pipeline, settings, settings.gpu_id)
     except Exception as err:
         kind = "ValueError" if isinstance(err, ValueError) else type(err).__name__
-        results.put((number, "failed", (kind, str(err))))
+        replies.send((number, "failed", (kind, str(err))))
         return
-    results.put((number, "ready", None))
+    replies.send((number, "ready", None))
     while True:
         task = tasks.get()
         if task is None:
             return
         shard, output_dir = task
-        results.put((number, "done", worker.run(shard, output_dir)))
+        replies.send((number, "done", worker.run(shard, output_dir)))
 
 
 class _Workers:
-    """The worker processes, by number, each with its own task queue, and one queue of
-    replies."""
+    """The worker processes, by number, each with its own task queue and reply pipe."""
 
     def __init__(self, n: int, pipeline: str, settings: AnnotateSettings) -> None:
         self.context = multiprocessing.get_context("spawn")  # no forked torch/OpenMP/CUDA
         self.pipeline = pipeline
         self.settings = settings
-        self.replies = self.context.Queue()
         self.tasks: Dict[int, Any] = {}
         self.processes: Dict[int, Any] = {}
+        # the read ends of the reply pipes still open, by worker
+        self.inbox: Dict[int, Connection] = {}
         self.numbers = count()
         for _ in range(n):
             self.start()
@@ -76,26 +84,28 @@ class _Workers:
         """Start one more worker; its number (it replies "ready" once it has loaded)."""
         k = next(self.numbers)
         self.tasks[k] = self.context.Queue()
+        receive, send = self.context.Pipe(duplex=False)
         self.processes[k] = self.context.Process(
             target=_serve,
-            args=(k, os.getpid(), self.pipeline, self.settings, self.tasks[k], self.replies),
+            args=(k, os.getpid(), self.pipeline, self.settings, self.tasks[k], send),
             daemon=True,
         )
         with sigint_ignored():  # a terminal's Ctrl-C is the driver's to handle
             self.processes[k].start()
+        send.close()  # the worker holds the only write end: the pipe ends when it does
+        self.inbox[k] = receive
         return k
 
     def reply(self, waiting_on: List[int]) -> Tuple[Optional[tuple], List[int]]:
         """The next reply, or (None, the workers of `waiting_on` that have died)."""
-        try:
-            return self.replies.get(timeout=POLL_SECONDS), []
-        except queue.Empty:
-            dead = [k for k in waiting_on if not self.processes[k].is_alive()]
-        if dead:  # what a worker sent before it ended is in the queue by now: read it first
+        for connection in wait(list(self.inbox.values()), timeout=POLL_SECONDS):
+            k = next(k for k, c in self.inbox.items() if c is connection)
             try:
-                return self.replies.get(timeout=POLL_SECONDS), []
-            except queue.Empty:
-                pass
+                return connection.recv(), []
+            except (EOFError, OSError):  # the worker ended: all it sent has been read
+                connection.close()
+                del self.inbox[k]
+        dead = [k for k in waiting_on if k not in self.inbox and not self.processes[k].is_alive()]
         return None, dead
 
     def death(self, k: int) -> str:
@@ -113,6 +123,12 @@ class _Workers:
             if process.is_alive():
                 process.kill()
                 process.join()
+        self._close_inbox()
+
+    def _close_inbox(self) -> None:
+        for connection in self.inbox.values():
+            connection.close()
+        self.inbox.clear()
 
     def close(self) -> None:
         """Let every worker finish and end; terminate those that do not."""
@@ -123,6 +139,7 @@ class _Workers:
             process.join(timeout=10)
             if process.is_alive():
                 process.terminate()
+        self._close_inbox()
 
 
 def run_pool(
