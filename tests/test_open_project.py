@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import spacy
 import srsly
 from spacy.language import Language
@@ -283,3 +284,10 @@ def test_add_parser_adds_it_disabled_in_float16_and_writes_only_its_files(
     doc = nlp("The cat sat.")
     # a tree over the sentence (an untrained parser's spanning node, or the root it adds)
     assert [(s.start, s.end) for s in doc.spans["constituents"]][:1] == [(0, len(doc))]
+
+
+def test_evaluate_names_a_missing_test_file(load_script, pipeline_dir, tmp_path):
+    evaluate_open = load_script(PROJECT / "scripts" / "evaluate_open.py")
+    missing = tmp_path / "pt_test.spacy"
+    with pytest.raises(SystemExit, match="pt_test.spacy not found: give this pipeline's"):
+        evaluate_open.evaluate(str(pipeline_dir), missing, missing, missing)

@@ -32,6 +32,11 @@ from spacy_senna.scoring.srl import score_srl
 
 
 def _examples(nlp: Language, path: Path, copy_spans=()) -> list:
+    if not Path(path).is_file():
+        raise SystemExit(
+            f"✘ {path} not found: give this pipeline's test files (--ud-test, --uner-test, "
+            "--ewt-test, --srl-test; the defaults are en_senna's EWT files in projects/open)"
+        )
     corpus = create_corpus_with_inputs(
         str(path), copy_attrs=[], copy_spans=list(copy_spans), gold_preproc=True
     )
