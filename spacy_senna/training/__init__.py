@@ -1,0 +1,1 @@
+"""Beyond one `spacy train`: training cycles, resuming a run, averaging weights."""
