@@ -137,7 +137,9 @@ def run_stages(stages: List[List[List[str]]], output: Path, n_cycles: int) -> No
         for command in commands:
             print(f"[train-cycles] {shlex.join(command)}", flush=True)
             if subprocess.call(command) != 0:
-                raise ChildProcessError(f"train-cycles: stage {number} failed: {shlex.join(command)}")
+                raise ChildProcessError(
+                    f"train-cycles: stage {number} failed: {shlex.join(command)}"
+                )
         folder = output / (f"cycle-{number}" if number <= n_cycles else "averaged")
         recipe.append(
             {
