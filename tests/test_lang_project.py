@@ -189,7 +189,7 @@ def test_join_documents_keeps_every_word_label_and_multiword_token(load_script):
 
     def sentence(words, sent_id, multiword=()):
         doc = spacy.tokens.Doc(vocab, words=words, ents=["B-PER"] + ["O"] * (len(words) - 1))
-        doc.user_data.update({join.SENT_ID: sent_id, join.MULTIWORD_KEY: list(multiword)})
+        doc.user_data.update({join.SENT_ID_KEY: sent_id, join.MULTIWORD_KEY: list(multiword)})
         return doc
 
     docs = [

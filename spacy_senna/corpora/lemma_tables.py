@@ -25,7 +25,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from spacy.lookups import Lookups
 from spacy.tokens import Doc
 
-TABLES = ("lemma_exc", "lemma_suffixes", "lemma_cased")
 #: the longest suffix a rewrite is chosen by
 MAX_SUFFIX = 5
 #: a suffix is kept when at least this many distinct words show its rewrite

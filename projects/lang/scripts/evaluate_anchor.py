@@ -64,15 +64,16 @@ def compare(
     results: dict = {"gold": str(gold_path), "words": words, "rounds": rounds}
     results["anchor_components"] = nlps["anchor"].pipe_names
     best = {name: float("inf") for name in nlps}
+    predicted: dict[str, list[Doc]] = {}
     for name, nlp in nlps.items():
         _seconds(nlp, gold[:100])  # warm-up
     for _ in range(rounds):
         for name, nlp in nlps.items():
-            seconds, predicted = _seconds(nlp, gold)
+            seconds, predicted[name] = _seconds(nlp, gold)
             best[name] = min(best[name], seconds)
-            results[name] = {"pipeline": pipeline if name == "senna" else anchor}
-            results[name].update(accuracy(predicted, gold))
     for name in nlps:
+        results[name] = {"pipeline": pipeline if name == "senna" else anchor}
+        results[name].update(accuracy(predicted[name], gold))
         results[name]["words_per_second"] = round(words / best[name])
     return results
 

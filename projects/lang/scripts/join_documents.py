@@ -19,16 +19,16 @@ from pathlib import Path
 import spacy
 from spacy.tokens import Doc, DocBin
 
+from spacy_senna.corpora.converters.rows import SENT_ID_KEY
 from spacy_senna.corpora.converters.ud import MULTIWORD_KEY
 
-SENT_ID = "spacy_senna.sent_id"
 #: a joined document's sentences' sent_ids
 SENT_IDS = "spacy_senna.sent_ids"
 
 
 def document_id(doc: Doc) -> str | None:
     """The document a sentence belongs to, from its sent_id; None without one."""
-    sent_id = doc.user_data.get(SENT_ID)
+    sent_id = doc.user_data.get(SENT_ID_KEY)
     if not sent_id or "-" not in sent_id:
         return None
     return sent_id.rsplit("-", 1)[0]
@@ -59,7 +59,7 @@ def _joined(group: list[Doc]) -> Doc:
         multiword.extend(
             [[s + start, e + start, form] for s, e, form in doc.user_data.get(MULTIWORD_KEY, [])]
         )
-        sent_ids.append(doc.user_data.get(SENT_ID))
+        sent_ids.append(doc.user_data.get(SENT_ID_KEY))
         start += len(doc)
         doc.user_data.clear()  # Doc.from_docs cannot merge it
     joined = Doc.from_docs(group)
