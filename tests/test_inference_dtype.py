@@ -166,3 +166,35 @@ def test_an_unknown_inference_dtype_is_named(pipeline_dir):
     overrides = {"components": {"senna_ner": {"model": {"inference_dtype": "int8"}}}}
     with pytest.raises(ValueError, match=r"inference_dtype must be one of .*got 'int8'"):
         spacy.load(pipeline_dir, config=overrides)
+
+
+def _autocast(layer: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        return layer(x).float()
+
+
+def test_the_window_layer_in_bfloat16_is_the_convolution(native_bfloat16):
+    # dense runs a plain Conv1d as one product over the windows: oneDNN's numbers but
+    # for the order of the float32 sums, so within a bfloat16 step of autocast's
+    torch.manual_seed(0)
+    conv = torch.nn.Conv1d(7, 11, 5).eval()
+    x = torch.randn(1, 7, 23)
+    with torch.no_grad():
+        product = precision.dense(conv, x, "bfloat16")
+        assert product.shape == (1, 11, 19) and product.dtype == torch.float32
+        torch.testing.assert_close(product, _autocast(conv, x), atol=0.02, rtol=0.01)
+        clipped = precision.dense(conv, x, "bfloat16", hardtanh=True)
+        assert torch.equal(clipped, product.clamp(-1, 1))
+
+
+@pytest.mark.parametrize("make", [lambda: torch.nn.Linear(6, 4), lambda: torch.nn.Conv1d(6, 4, 3)])
+def test_the_bfloat16_weights_follow_an_update_in_place(native_bfloat16, make):
+    torch.manual_seed(0)
+    layer = make().eval()
+    x = torch.randn(5, 6) if isinstance(layer, torch.nn.Linear) else torch.randn(1, 6, 9)
+    with torch.no_grad():
+        before = precision.dense(layer, x, "bfloat16")
+        layer.weight.mul_(-2.0)  # what an optimizer step does to the same tensor
+        after = precision.dense(layer, x, "bfloat16")
+        assert not torch.allclose(after, before, atol=0.1)
+        torch.testing.assert_close(after, _autocast(layer, x), atol=0.05, rtol=0.02)
