@@ -3,10 +3,12 @@
 Torch's and NumPy's decoders (`crf_viterbi`) pay a fixed cost per operation, a dozen
 operations per position, so decoding one short sentence cost hundreds of microseconds
 whatever its arithmetic. Here one call decodes every row of a model call: each position's
-max-plus step visits only the allowed predecessors of each tag (the finite transitions,
-few under BILUO constraints), and the backtrace takes the first maximum in tag order.
-The sums are the ones `viterbi` makes, in the same order and precision (start and end
-scores folded into the emissions first), so the paths are the same, ties included.
+max-plus step runs previous tag by previous tag over all next tags at once (a loop the
+compiler turns into vector operations; a forbidden transition is -inf and never wins),
+and the backtrace takes the first maximum in tag order. The sums are the ones `viterbi`
+makes, in the same order and precision (start and end scores folded into the emissions
+first), and a maximum does not depend on the order it is taken in, so the paths are the
+same, ties included.
 """
 
 from typing import List, NamedTuple, Sequence, Tuple
@@ -20,9 +22,8 @@ from torch import Tensor
 class CompiledTransitions(NamedTuple):
     """A transition matrix (with its start and end scores) laid out for `best_paths`."""
 
+    preceding: numpy.ndarray  # (C, C): preceding[i, j] = transitions[i, j], previous x next
     following: numpy.ndarray  # (C, C): following[j, i] = transitions[i, j]
-    allowed_from: numpy.ndarray  # (C + 1,): tag j's predecessors are sources[from[j]:from[j+1]]
-    sources: numpy.ndarray  # the previous tags i with a finite transitions[i, j], by j
     start: numpy.ndarray  # (C,)
     end: numpy.ndarray  # (C,) zeros when the CRF has no end scores
 
@@ -32,17 +33,15 @@ def compile_transitions(
 ) -> CompiledTransitions:
     """`transitions` (C, C, previous x next), `start` (C,) and `end` (C,) or None, as
     `best_paths` reads them."""
-    following = transitions.detach().cpu().T.contiguous().numpy()
-    finite = numpy.isfinite(following)
-    allowed_from = numpy.concatenate([[0], numpy.cumsum(finite.sum(axis=1))]).astype("int64")
-    sources = numpy.nonzero(finite)[1].astype("int64")
+    preceding = transitions.detach().cpu().contiguous().numpy()
+    following = numpy.ascontiguousarray(preceding.T)
     start_np = start.detach().cpu().to(transitions.dtype).numpy()
     end_np = (
         numpy.zeros_like(start_np)
         if end is None
         else end.detach().cpu().to(transitions.dtype).numpy()
     )
-    return CompiledTransitions(following, allowed_from, sources, start_np, end_np)
+    return CompiledTransitions(preceding, following, start_np, end_np)
 
 
 def compiled_decode(
@@ -59,9 +58,8 @@ def compiled_decode(
             lengths.numpy().astype(numpy.int64, copy=False),
             compiled.start,
             compiled.end,
+            compiled.preceding,
             compiled.following,
-            compiled.allowed_from,
-            compiled.sources,
             paths,
         )
         out.append(torch.from_numpy(paths))
@@ -69,10 +67,11 @@ def compiled_decode(
 
 
 @njit(cache=True, nogil=True)
-def best_paths(emissions, lengths, start, end, following, allowed_from, sources, paths):
+def best_paths(emissions, lengths, start, end, preceding, following, paths):
     """Fill `paths` (B, T) with each row's best path (-1 past its end, as given)."""
     n_rows, longest, n_tags = emissions.shape
     delta = numpy.empty((max(longest, 1), n_tags), dtype=emissions.dtype)
+    reach = numpy.empty(n_tags, dtype=emissions.dtype)  # best score into each tag
     for b in range(n_rows):
         n = lengths[b]
         if n == 0:
@@ -83,17 +82,18 @@ def best_paths(emissions, lengths, start, end, following, allowed_from, sources,
                 score = score + end[j]
             delta[0, j] = score
         for t in range(1, n):
+            reach[:] = -numpy.inf
+            for i in range(n_tags):
+                previous = delta[t - 1, i]
+                for j in range(n_tags):  # contiguous in j: vector operations
+                    value = previous + preceding[i, j]
+                    if value > reach[j]:
+                        reach[j] = value
             for j in range(n_tags):
-                best = -numpy.inf
-                for k in range(allowed_from[j], allowed_from[j + 1]):
-                    i = sources[k]
-                    value = delta[t - 1, i] + following[j, i]
-                    if value > best:
-                        best = value
                 score = emissions[b, t, j]
                 if t == n - 1:
                     score = score + end[j]
-                delta[t, j] = score + best
+                delta[t, j] = score + reach[j]
         tag = 0
         for j in range(1, n_tags):
             if delta[n - 1, j] > delta[n - 1, tag]:
