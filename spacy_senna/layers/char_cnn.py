@@ -37,8 +37,8 @@ class CharCNN(nn.Module):
     is indexed back to every occurrence), and the convolution, linear in the embeddings,
     is computed as `window` per-character tables (embedding x filter slice, tiny) that
     each real position indexes, so no work is spent on padding positions. At inference on
-    a CPU each distinct word is encoded once and kept (`KeptEncodings`): the same numbers,
-    gathered.
+    a CPU each distinct word is encoded once and kept (`KeptEncodings`, which finds a
+    batch's rows by their ids' bytes): the same numbers, gathered.
 
     *Shape:* ids ``(..., n_columns)`` -> ``(..., width)``
     """
@@ -67,17 +67,19 @@ class CharCNN(nn.Module):
                 f"CharCNN expects {self.n_columns} character columns per word, got {ids.shape[-1]}"
             )
         rows = ids.reshape(-1, self.n_columns)
+        if not torch.is_grad_enabled() and rows.device.type == "cpu":
+            encoded = self.kept.encodings(rows, self._encode_rows, self._weight_versions())
+            return encoded.reshape(*ids.shape[:-1], self.width)
+        self.kept.clear()  # training: the weights are about to change
+        return self._encode_rows(rows).reshape(*ids.shape[:-1], self.width)
+
+    def _encode_rows(self, rows: Tensor) -> Tensor:
+        """(n, width): each row's encoding, the network run once per distinct row."""
         used = (rows != PADDING).any(dim=0).nonzero()
         if not len(used):  # nothing but padding rows (or no rows)
-            return self.padding.expand(*ids.shape[:-1], self.width)
+            return self.padding.expand(len(rows), self.width)
         words, inverse = distinct_rows(rows[:, : int(used[-1]) + 1])
-        if torch.is_grad_enabled() or words.device.type != "cpu":
-            if torch.is_grad_enabled():
-                self.kept.clear()  # training: the weights are about to change
-            encoded = self.encode(words)
-        else:
-            encoded = self.kept.encodings(words, self.encode, self._weight_versions())
-        return encoded[inverse].reshape(*ids.shape[:-1], self.width)
+        return self.encode(words)[inverse]
 
     def _weight_versions(self) -> tuple:
         """The version of every tensor an encoding reads (in-place changes move them)."""

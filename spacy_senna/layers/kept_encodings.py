@@ -41,8 +41,9 @@ class KeptEncodings:
     def encodings(
         self, rows: Tensor, encode: Callable[[Tensor], Tensor], weights: Tuple[int, ...]
     ) -> Tensor:
-        """(n, width): the encoding of each of the distinct `rows` (n, L), from the store
-        where kept, else by `encode` (rows -> encodings), kept for next time."""
+        """(n, width): the encoding of each of the `rows` (n, L), from the store where
+        kept, else by `encode` (rows -> encodings, run once on the rows not kept), kept
+        for next time."""
         with inference_lock(self):
             if weights != self._weights or len(self._row_of) + len(rows) > self.max_rows:
                 self.clear()
@@ -50,11 +51,15 @@ class KeptEncodings:
             ids = rows.numpy()
             lengths = (ids != PADDING).sum(axis=1).tolist()
             keys = [row[:n].tobytes() for row, n in zip(ids, lengths)]
-            where = [self._row_of.get(key, -1) for key in keys]
-            missing = [i for i, at in enumerate(where) if at < 0]
-            if missing:
-                self._keep([keys[i] for i in missing], encode(rows[missing]))
-                where = [self._row_of[key] for key in keys]
+            row_of = self._row_of
+            where = [row_of.get(key, -1) for key in keys]
+            if -1 in where:
+                new = {}
+                for i, at in enumerate(where):
+                    if at < 0:
+                        new.setdefault(keys[i], i)
+                self._keep(list(new), encode(rows[list(new.values())]))
+                where = [row_of[key] for key in keys]
             return self._encodings[torch.tensor(where, dtype=torch.long)]
 
     def _keep(self, keys: list, encoded: Tensor) -> None:

@@ -3,10 +3,11 @@ inference on a few rows: PyTorch steps through a short sentence with a dozen ope
 per step, whose fixed cost dwarfs the arithmetic of one text's rows. Used by the sentence
 BiLSTM (`recurrent`) and SRL's first layer (`factored_rows`).
 
-Each row's state is updated from its own previous state only, in a fixed order of sums
-(the recurrent product accumulated over the hidden units in order, then the input
-gates), so a row's output does not depend on the other rows of its batch. The numbers
-differ from PyTorch's cell in rounding only (its sums and its exp run otherwise).
+Each row's state is updated from its own previous state only, by the same operations
+whatever the other rows (the recurrent product accumulated over the hidden units in
+order, then the input gates), so a row's output does not depend on the other rows of its
+batch. The numbers differ from PyTorch's cell in rounding only (its sums run otherwise,
+and exp and tanh are Cephes' float32 functions here, as accurate as libm's).
 """
 
 import numpy
@@ -20,10 +21,12 @@ COMPILED_MAX_ROWS = 16
 
 
 def runs_compiled(inputs: Tensor, lstm: nn.LSTM, batch_sizes: list) -> bool:
-    """Whether `lstm` over these packed inputs runs compiled: inference (no gradient) on
-    the CPU in float32, with at most COMPILED_MAX_ROWS rows."""
+    """Whether `lstm` (one bidirectional layer) over these packed inputs runs compiled:
+    inference (no gradient) on the CPU in float32, with at most COMPILED_MAX_ROWS rows."""
     return (
         bool(batch_sizes)
+        and lstm.num_layers == 1
+        and lstm.bidirectional
         and batch_sizes[0] <= COMPILED_MAX_ROWS
         and not torch.is_grad_enabled()
         and inputs.device.type == "cpu"
@@ -84,39 +87,96 @@ def compiled_direction(
     return torch.from_numpy(out)
 
 
-@njit(cache=True, nogil=True)
-def _sigmoid(x):
-    one = numpy.float32(1.0)
-    return one / (one + numpy.exp(-x))
+F32 = numpy.float32
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, fastmath=True)
+def _exp_into(values, out, bits, scale, m):
+    """out[i] = exp(values[i]) for i < m, as Cephes' expf computes it (x = n ln 2 + r, a
+    degree-6 polynomial of r, 2**n written as its float32 bits into `bits`, which `scale`
+    views as float32): about libm's accuracy, in loops the compiler runs as vector
+    operations (libm's exp runs one number at a time)."""
+    for i in range(m):
+        x = min(max(values[i], F32(-87.0)), F32(88.0))
+        n = numpy.floor(x * F32(1.44269504088896341) + F32(0.5))
+        r = x - n * F32(0.693359375) - n * F32(-2.12194440e-4)
+        p = F32(1.9875691500e-4)
+        p = p * r + F32(1.3981999507e-3)
+        p = p * r + F32(8.3334519073e-3)
+        p = p * r + F32(4.1665795894e-2)
+        p = p * r + F32(1.6666665459e-1)
+        p = p * r + F32(5.0000001201e-1)
+        out[i] = p * r * r + r + F32(1.0)
+        bits[i] = (numpy.int32(n) + numpy.int32(127)) << numpy.int32(23)
+    for i in range(m):
+        out[i] = out[i] * scale[i]
+
+
+@njit(cache=True, nogil=True, fastmath=True, inline="always")
+def _tanh(x, exp_twice_abs):
+    """tanh(x) given exp(2|x|), as Cephes' tanhf: an odd polynomial below |x| = 0.625,
+    sign(x) (1 - 2 / (exp(2|x|) + 1)) above."""
+    z = x * x
+    p = F32(-5.70498872745e-3)
+    p = p * z + F32(2.06390887954e-2)
+    p = p * z - F32(5.37397155531e-2)
+    p = p * z + F32(1.33314422036e-1)
+    p = p * z - F32(3.33332819422e-1)
+    large = F32(1.0) - F32(2.0) / (exp_twice_abs + F32(1.0))
+    if abs(x) < F32(0.625):
+        return p * z * x + x
+    return large if x >= 0 else -large
+
+
+@njit(cache=True, nogil=True, fastmath=True)
 def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, out):
     """Fill `out` with the states of the packed rows (`sizes` rows at each step, starting
-    at `offsets`), the last step first when `reverse`; every row starts from zeros."""
+    at `offsets`), the last step first when `reverse`; every row starts from zeros.
+
+    Each step adds every row's recurrent product one hidden unit at a time (a weight row
+    read once for all rows), then applies the gates with exp computed in vector loops
+    (`_exp_into`): sigmoid(x) = 1 / (1 + exp(-x)), tanh by `_tanh`."""
     hidden = weight_hh_t.shape[0]
     width = weight_hh_t.shape[1]
     rows = sizes[0] if len(sizes) else 0
-    h = numpy.zeros((rows, hidden), dtype=numpy.float32)
-    c = numpy.zeros((rows, hidden), dtype=numpy.float32)
-    gates = numpy.empty(width, dtype=numpy.float32)
+    h = numpy.zeros((rows, hidden), dtype=F32)
+    c = numpy.zeros((rows, hidden), dtype=F32)
+    gates = numpy.empty((rows, width), dtype=F32)
+    arguments = numpy.empty(width, dtype=F32)
+    exps = numpy.empty(width, dtype=F32)
+    bits = numpy.empty(width, dtype=numpy.int32)
+    scale = bits.view(F32)
+    one = F32(1.0)
     n_steps = len(sizes)
     for s in range(n_steps):
         step = n_steps - 1 - s if reverse else s
         start = offsets[step]
-        for r in range(sizes[step]):
+        n = sizes[step]
+        for r in range(n):
             for g in range(width):
-                gates[g] = bias_hh[g]
-            for k in range(hidden):
+                gates[r, g] = bias_hh[g]
+        for k in range(hidden):
+            for r in range(n):
                 state = h[r, k]
                 for g in range(width):
-                    gates[g] += weight_hh_t[k, g] * state
+                    gates[r, g] += weight_hh_t[k, g] * state
+        for r in range(n):
+            for g in range(width):  # gates: input, forget, cell (tanh), output
+                x = gates[r, g] + input_gates[start + r, g]
+                gates[r, g] = x
+                cell_gate = 2 * hidden <= g < 3 * hidden
+                arguments[g] = (x + x if x >= 0 else -x - x) if cell_gate else -x
+            _exp_into(arguments, exps, bits, scale, width)
             for g in range(width):
-                gates[g] += input_gates[start + r, g]
+                if 2 * hidden <= g < 3 * hidden:
+                    gates[r, g] = _tanh(gates[r, g], exps[g])
+                else:
+                    gates[r, g] = one / (one + exps[g])
             for k in range(hidden):
-                cell = _sigmoid(gates[hidden + k]) * c[r, k] + _sigmoid(gates[k]) * numpy.tanh(
-                    gates[2 * hidden + k]
-                )
+                cell = gates[r, hidden + k] * c[r, k] + gates[r, k] * gates[r, 2 * hidden + k]
                 c[r, k] = cell
-                h[r, k] = _sigmoid(gates[3 * hidden + k]) * numpy.tanh(cell)
+                arguments[k] = cell + cell if cell >= 0 else -cell - cell
+            _exp_into(arguments, exps, bits, scale, hidden)
+            for k in range(hidden):
+                h[r, k] = gates[r, 3 * hidden + k] * _tanh(c[r, k], exps[k])
                 out[start + r, k] = h[r, k]

@@ -12,6 +12,7 @@ from torch import Tensor, nn
 from torch.nn.utils.rnn import PackedSequence
 
 from .factored_rows import factored_first_layer
+from .lstm_compiled import compiled_bidirectional, runs_compiled
 from .precision import dense
 from .recurrent import packed_order, start_forget_gates_open
 
@@ -112,11 +113,17 @@ def packed_row_scores(
     inference_dtype: str = "float32",
 ) -> Tensor:
     """(R, T, n_tags) scores of rows whose packed positions `packed_cells` (indices into
-    `shape` = R x T) hold `out`: through `lstms` (packed by `batch_sizes`), (HardTanh ->)
+    `shape` = R x T) hold `out`: through `lstms` (packed by `batch_sizes`; a few rows at
+    inference on the CPU with their recurrence compiled, `lstm_compiled`), (HardTanh ->)
     the output layer, those two in `inference_dtype` when labelling (`precision.dense`);
     padding positions score 0."""
+    sizes = batch_sizes.tolist()
     for lstm in lstms:
-        out = lstm(PackedSequence(dropout(out), batch_sizes))[0].data
+        out = dropout(out)
+        if runs_compiled(out, lstm, sizes):
+            out = compiled_bidirectional(lstm, out, sizes)
+        else:
+            out = lstm(PackedSequence(out, batch_sizes))[0].data
     out = dropout(out)
     if hidden is not None:
         out = dropout(dense(hidden, out, inference_dtype, hardtanh=True))
