@@ -148,3 +148,21 @@ def test_a_few_sentences_at_inference_run_compiled_with_the_states_of_many(monke
     trained = lstm(rows, token_rows[:5], lengths[:5])
     assert calls == [1] and trained.requires_grad
     torch.testing.assert_close(trained.detach(), few)
+
+
+@pytest.mark.parametrize("scale", [0.1, 1.0, 30.0])  # small, usual and saturated gates
+def test_the_compiled_recurrence_gives_torchs_states_at_full_width(scale):
+    """SENNA-sized widths (its exp and tanh are its own vector code), from gates near zero
+    to gates far past saturation: torch's states to float32 rounding."""
+    from spacy_senna.layers import lstm_compiled
+
+    torch.manual_seed(0)
+    lstm = torch.nn.LSTM(20, 100, bidirectional=True)
+    lengths = [17, 9, 4]
+    inputs = [torch.randn(n, 20) * scale for n in lengths]
+    packed = torch.nn.utils.rnn.pack_sequence(inputs)
+    with torch.no_grad():
+        expected = lstm(packed)[0].data
+        states = lstm_compiled.compiled_bidirectional(lstm, packed.data, packed.batch_sizes.tolist())
+    assert bool(torch.isfinite(states).all())
+    torch.testing.assert_close(states, expected, atol=2e-6, rtol=0)
