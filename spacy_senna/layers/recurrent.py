@@ -67,6 +67,9 @@ def packed_order(token_rows: Tensor, lengths: Tensor) -> Tuple[Tensor, Tensor]:
     *Shape:* token_rows ``(batch, time)``, lengths ``(batch,)`` on the CPU ->
     ``(n_tokens,)`` on token_rows' device, ``(longest,)`` on the CPU
     """
+    if len(lengths) == 1:  # one sentence (a short text): its tokens, in order
+        n = int(lengths[0])
+        return token_rows[0, :n], torch.ones(n, dtype=torch.long)
     order = torch.sort(lengths, descending=True).indices
     in_order = lengths[order]
     batch_sizes = (in_order[None, :] > torch.arange(token_rows.shape[1])[:, None]).sum(dim=1)

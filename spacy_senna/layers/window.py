@@ -100,12 +100,16 @@ class WindowNetwork(nn.Module):
         B, T = index.shape
         if T == 0 or flat_ids.shape[0] <= 2 * self.half_window:
             return torch.zeros(B, T, self.n_tags, device=flat_ids.device)
-        x = self.input_dropout(self.lookup(flat_ids))  # (n_rows, width)
+        x = self.lookup(flat_ids)  # (n_rows, width)
+        if self.training:
+            x = self.input_dropout(x)
         states = None
         if self.lstm is not None:
             if lengths is None:
                 raise ValueError("This window network runs an LSTM: pass `lengths`.")
-            states = self.dropout(self.lstm(x, index + self.half_window, lengths))
+            states = self.lstm(x, index + self.half_window, lengths)
+            if self.training:
+                states = self.dropout(states)
             if self.lstm_centre is None:
                 x = torch.cat([x, states], dim=1)
         windows = x.T[None]
@@ -119,7 +123,7 @@ class WindowNetwork(nn.Module):
             hidden = hidden + dense(self.lstm_centre, centre, self.inference_dtype)
             hidden = nn.functional.hardtanh_(hidden)
         if not self.doc_context:
-            return self.output(self.dropout(hidden))[index]
+            return self.output(self.dropout(hidden) if self.training else hidden)[index]
         if context is None:
             raise ValueError("This window network reads document context: pass `context`.")
         # the output layer reads [own hidden, context]; the context is zero for a word

@@ -163,6 +163,26 @@ def test_the_compiled_recurrence_gives_torchs_states_at_full_width(scale):
     packed = torch.nn.utils.rnn.pack_sequence(inputs)
     with torch.no_grad():
         expected = lstm(packed)[0].data
-        states = lstm_compiled.compiled_bidirectional(lstm, packed.data, packed.batch_sizes.tolist())
+        states = lstm_compiled.compiled_bidirectional(
+            lstm, packed.data, packed.batch_sizes.tolist()
+        )
     assert bool(torch.isfinite(states).all())
     torch.testing.assert_close(states, expected, atol=2e-6, rtol=0)
+
+
+def test_the_compiled_recurrence_follows_weights_changed_in_place():
+    """Its copies of the weights are kept between calls, not after an optimizer step."""
+    from spacy_senna.layers import lstm_compiled
+
+    torch.manual_seed(0)
+    lstm = torch.nn.LSTM(6, 5, bidirectional=True)
+    packed = torch.nn.utils.rnn.pack_sequence([torch.randn(7, 6), torch.randn(3, 6)])
+    sizes = packed.batch_sizes.tolist()
+    with torch.no_grad():
+        before = lstm_compiled.compiled_bidirectional(lstm, packed.data, sizes)
+        for name in ("weight_hh_l0", "bias_hh_l0_reverse", "weight_ih_l0_reverse", "bias_ih_l0"):
+            getattr(lstm, name).mul_(-1.5)
+        after = lstm_compiled.compiled_bidirectional(lstm, packed.data, sizes)
+        expected = lstm(packed)[0].data
+    assert not torch.allclose(after, before, atol=1e-3)
+    torch.testing.assert_close(after, expected, atol=2e-6, rtol=0)
