@@ -198,3 +198,36 @@ def test_the_bfloat16_weights_follow_an_update_in_place(native_bfloat16, make):
         after = precision.dense(layer, x, "bfloat16")
         assert not torch.allclose(after, before, atol=0.1)
         torch.testing.assert_close(after, _autocast(layer, x), atol=0.05, rtol=0.02)
+
+
+def _outputs(nlp) -> list:
+    """Every label and span probability of the pipeline on TEXTS, one text at a time."""
+    out = []
+    for text in TEXTS:
+        doc = nlp(text)
+        scores = {key: list(group.attrs.get("scores", [])) for key, group in doc.spans.items()}
+        out.append((_labels(doc), scores))
+    return out
+
+
+def test_labelling_after_an_update_reads_the_updated_weights(native_bfloat16, pipeline_dir):
+    """What labelling keeps per set of weights (bfloat16 copies, the compiled LSTM's and
+    CRF's layouts, character encodings) is made again after an optimizer step, which
+    writes the parameters in place: the updated pipeline labels as its saved copy does."""
+    from senna_fixtures.examples import _pipeline_examples
+
+    from spacy_senna.corpora.readers import copy_inputs
+
+    nlp = spacy.load(pipeline_dir, config=_bfloat16_overrides())
+    before = _outputs(nlp)  # fills what labelling keeps
+    examples = _pipeline_examples(nlp)
+    for eg in examples:
+        copy_inputs(eg, ["tag_"])
+    optimizer = nlp.resume_training()
+    optimizer.learn_rate = 0.05
+    for _ in range(3):
+        nlp.update(examples, sgd=optimizer)
+    after = _outputs(nlp)
+    saved = spacy.load(pipeline_dir, config=_bfloat16_overrides()).from_bytes(nlp.to_bytes())
+    assert after == _outputs(saved)
+    assert after != before  # the steps did change the weights

@@ -10,7 +10,7 @@ path is all -1, its marginals are all 0 and its k-best scores are 0 (first) then
 The partition function is in `crf_partition`, decoding in `crf_viterbi`.
 """
 
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor, nn
@@ -68,7 +68,7 @@ class CRF(nn.Module):
         self.register_buffer("start_penalty", torch.zeros(n_tags))
         self.register_buffer("end_penalty", torch.zeros(n_tags))
         self._blocks: Optional[Tuple[Tuple[Tensor, ...], TransitionBlocks]] = None
-        self._compiled: Optional[Tuple[Tuple[Tensor, ...], CompiledTransitions]] = None
+        self._compiled: Dict[bool, Tuple[tuple, CompiledTransitions]] = {}
         self.set_constraints(allowed_transitions, allowed_start, allowed_end)
 
     def set_constraints(
@@ -107,13 +107,28 @@ class CRF(nn.Module):
             lambda: TransitionBlocks(transitions, torch.isfinite(transitions)),
         )
 
-    def _compiled_transitions(
-        self, transitions: Tensor, start: Tensor, end: Optional[Tensor]
-    ) -> CompiledTransitions:
-        """`transitions`, `start` and `end` laid out for the compiled decoder, kept while
-        they stay the same (as `_transition_blocks`)."""
-        key = (transitions, start) if end is None else (transitions, start, end)
-        return self._kept("_compiled", key, lambda: compile_transitions(transitions, start, end))
+    def _compiled_transitions(self, constrained: bool) -> CompiledTransitions:
+        """The scores the decoder adds (transitions, start and end, with the constraints'
+        penalties when `constrained`) laid out for the compiled decoder, made again only
+        when one of the tensors they come from changes (an optimizer step, weights
+        loaded), not at every call."""
+        sources = (self.transitions, self.start, self.end)
+        sources += (self.trans_penalty, self.start_penalty, self.end_penalty)
+        key = (constrained, self.has_constraints) + tuple(
+            None if t is None else (t._version, t.data_ptr()) for t in sources
+        )
+        held = self._compiled.get(constrained)
+        if held is not None and held[0] == key:
+            return held[1]
+        with torch.no_grad():
+            start, end, transitions = self.start, self.end, self.transitions
+            if constrained:
+                start, transitions = start + self.start_penalty, transitions + self.trans_penalty
+                if self.has_constraints:
+                    end = self.end_penalty if end is None else end + self.end_penalty
+            compiled = compile_transitions(transitions, start, end)
+        self._compiled[constrained] = (key, compiled)
+        return compiled
 
     def _kept(self, slot: str, key: Tuple[Tensor, ...], build: Callable[[], Any]) -> Any:
         """What `build` makes of the tensors `key`, kept in `slot` with a copy of them and
@@ -339,14 +354,14 @@ class CRF(nn.Module):
         model calls of one batch of docs) in one Viterbi pass over their packed rows:
         per pair, its (B, T) paths, -1 on padding."""
         checked = [(em, self._check(em, n)) for em, n in chunks]
+        if _decodes_compiled(checked, self.transitions):
+            return compiled_decode(checked, self._compiled_transitions(constrained))
         with torch.no_grad():
             start = self.start + self.start_penalty if constrained else self.start
             end = self.end
             if constrained and self.has_constraints:
                 end = self.end_penalty if end is None else end + self.end_penalty
             transitions = self.transitions + self.trans_penalty if constrained else self.transitions
-            if _decodes_compiled(checked, transitions):
-                return compiled_decode(checked, self._compiled_transitions(transitions, start, end))
             blocks = self._transition_blocks(transitions)
             packed = PackedChains.pack(checked, columns=blocks.order)
             if packed.batch_sizes:

@@ -15,6 +15,11 @@
 3. A checksum. The saved weights carry their CRC-32, checked when they are read, so
    damaged weights fail to load instead of changing the output. Weights saved without
    one (pipelines saved before it) load unchecked.
+4. Versions. An update through the NumPy view leaves the parameter's version counter
+   where it was, so each updated parameter's version is moved: what is computed once per
+   set of weights at inference (bfloat16 copies, the compiled LSTM's and CRF's layouts,
+   kept character encodings) is made again after every update, as after any in-place
+   change made by torch.
 """
 
 import contextlib
@@ -25,6 +30,7 @@ import srsly
 import torch
 from thinc.api import Optimizer, PyTorchShim, get_torch_default_device
 from thinc.util import get_array_module, torch2xp, xp2torch
+from torch.autograd.graph import increment_version
 
 
 class SennaPyTorchShim(PyTorchShim):
@@ -52,6 +58,7 @@ class SennaPyTorchShim(PyTorchShim):
                 updated, _ = optimizer((self.id, name), weights, torch2xp(param.grad))
                 if not xp.shares_memory(updated, weights):
                     param.data.copy_(xp2torch(xp.ascontiguousarray(updated), device=param.device))
+                increment_version(param)
                 param.grad.zero_()
 
     @contextlib.contextmanager

@@ -381,14 +381,15 @@ def test_no_spans_gives_an_empty_result():
 
 def test_decoding_follows_transitions_changed_in_place():
     """The decoder keeps the transition blocks of its matrix between batches; an update
-    that changes the matrix in place (as the optimizer does) is decoded with the new one."""
+    that changes the matrix in place (as the optimizer and weight loading do, moving its
+    version) is decoded with the new one."""
     crf = random_crf(5, 0, constrained=True, dtype=torch.float32)
     g = torch.Generator().manual_seed(1)
     emissions, lengths = torch.randn(3, 6, 5, generator=g), torch.tensor([6, 4, 1])
     before = crf.decode_chunks([(emissions, lengths)])[0]
     assert torch.equal(crf.decode_chunks([(emissions, lengths)])[0], before)
     with torch.no_grad():
-        crf.transitions.data.copy_(torch.randn(5, 5, generator=g) * 10)
+        crf.transitions.copy_(torch.randn(5, 5, generator=g) * 10)
     fresh = random_crf(5, 0, constrained=True, dtype=torch.float32)
     fresh.load_state_dict(crf.state_dict())
     after = crf.decode_chunks([(emissions, lengths)])[0]
