@@ -167,7 +167,7 @@ def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, out):
     """Fill `out` with the states of the packed rows (`sizes` rows at each step, starting
     at `offsets`), the last step first when `reverse`; every row starts from zeros.
 
-    Each step adds every row's recurrent product one hidden unit at a time (a weight row
+    Each step adds every row's recurrent product four hidden units at a time (weight rows
     read once for all rows), then applies the gates with exp computed in vector loops
     (`_exp_into`): sigmoid(x) = 1 / (1 + exp(-x)), tanh by `_tanh`."""
     hidden = weight_hh_t.shape[0]
@@ -189,11 +189,24 @@ def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, out):
         for r in range(n):
             for g in range(width):
                 gates[r, g] = bias_hh[g]
-        for k in range(hidden):
+        k = 0
+        while k + 4 <= hidden:  # four weight rows at a time: a quarter of the gates' traffic
+            for r in range(n):
+                h0, h1, h2, h3 = h[r, k], h[r, k + 1], h[r, k + 2], h[r, k + 3]
+                for g in range(width):
+                    gates[r, g] += (
+                        weight_hh_t[k, g] * h0
+                        + weight_hh_t[k + 1, g] * h1
+                        + weight_hh_t[k + 2, g] * h2
+                        + weight_hh_t[k + 3, g] * h3
+                    )
+            k += 4
+        while k < hidden:
             for r in range(n):
                 state = h[r, k]
                 for g in range(width):
                     gates[r, g] += weight_hh_t[k, g] * state
+            k += 1
         for r in range(n):
             for g in range(width):  # gates: input, forget, cell (tanh), output
                 x = gates[r, g] + input_gates[start + r, g]
