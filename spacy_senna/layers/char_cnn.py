@@ -83,7 +83,8 @@ class CharCNN(nn.Module):
 
     def _weight_versions(self) -> tuple:
         """The version of every tensor an encoding reads (in-place changes move them)."""
-        return tuple(p._version for p in (self.embed.weight, *self.conv.parameters(), self.padding))
+        tensors = (self.embed.weight, self.conv.weight, self.conv.bias, self.padding)
+        return tuple((t._version, t.data_ptr()) for t in tensors)
 
     def encode(self, words: Tensor) -> Tensor:
         """(n_words, width): the max-pooled convolution of each row of character ids."""

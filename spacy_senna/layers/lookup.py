@@ -6,6 +6,7 @@ from typing import Callable, Optional, Sequence, Union
 import numpy
 import torch
 from torch import Tensor, nn
+from torch.nn.functional import embedding
 
 from .char_cnn import CharCNN, CharCNNSpec
 
@@ -98,7 +99,10 @@ class FeatureLookup(nn.Module):
             raise ValueError(
                 f"FeatureLookup expects {self.n_columns} feature columns, got {ids.shape[-1]}"
             )
-        parts = [table(ids[..., k]) for k, table in enumerate(self.tables)]
+        if torch.is_grad_enabled():
+            parts = [table(ids[..., k]) for k, table in enumerate(self.tables)]
+        else:  # labelling: the tables' lookups without a module call each
+            parts = [embedding(ids[..., k], t.weight) for k, t in enumerate(self.tables)]
         if torch.is_grad_enabled():
             for k in self.kept_tables:
                 kept = getattr(self, f"kept_rows_{k}")[ids[..., k]]
