@@ -23,7 +23,7 @@ from typing import List
 import torch
 from torch import Tensor, nn
 
-from .lstm_compiled import COMPILED_MAX_ROWS, both_directions, compiled_direction
+from .lstm_compiled import both_directions, compiled_direction, compiles
 
 
 def factored_first_layer(
@@ -62,7 +62,7 @@ def factored_first_layer(
     sizes = batch_sizes.tolist()
     direction = (
         compiled_direction
-        if sizes and sizes[0] <= COMPILED_MAX_ROWS and gates.dtype == torch.float32
+        if sizes and compiles(sizes[0], lstm.hidden_size) and gates.dtype == torch.float32
         else lstm_direction
     )
     return both_directions(direction, lstm, gates, sizes)

@@ -18,19 +18,26 @@ import torch
 from numba import njit
 from torch import Tensor, nn
 
-#: a batch of at most this many rows (one doc's sentences, or its predicates) runs its
-#: recurrence compiled; more rows step through PyTorch's cell, whose matrix products win
-COMPILED_MAX_ROWS = 16
+#: a batch whose rows (one doc's sentences, or its predicates) times the hidden width stay
+#: within this runs its recurrence compiled; more step through PyTorch's LSTM, whose matrix
+#: products win there (25 steps, one core: 100 units each way break even at 8 rows, 50 at
+#: about 20)
+COMPILED_MAX_CELLS = 800
+
+
+def compiles(rows: int, hidden: int) -> bool:
+    """Whether `rows` rows of an LSTM `hidden` units wide run the compiled recurrence."""
+    return rows * hidden <= COMPILED_MAX_CELLS
 
 
 def runs_compiled(inputs: Tensor, lstm: nn.LSTM, batch_sizes: list) -> bool:
     """Whether `lstm` (one bidirectional layer) over these packed inputs runs compiled:
-    inference (no gradient) on the CPU in float32, with at most COMPILED_MAX_ROWS rows."""
+    inference (no gradient) on the CPU in float32, with few rows (`compiles`)."""
     return (
         bool(batch_sizes)
         and lstm.num_layers == 1
         and lstm.bidirectional
-        and batch_sizes[0] <= COMPILED_MAX_ROWS
+        and compiles(batch_sizes[0], lstm.hidden_size)
         and not torch.is_grad_enabled()
         and inputs.device.type == "cpu"
         and inputs.dtype == lstm.weight_hh_l0.dtype == torch.float32
