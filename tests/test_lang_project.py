@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy
 import pytest
 import spacy
 import srsly
@@ -114,17 +113,6 @@ def test_lm_text_is_in_the_treebanks_words(tmp_path):
         "Ana mora em o Porto",
     ]
     assert (tmp_path / "lm" / "lm.contractions.json").is_file()
-
-
-def test_vectors_lang_gives_the_vectors_the_recipes_language(tmp_path):
-    nlp = spacy.blank("en")
-    nlp.vocab.set_vector("casa", numpy.ones(3, dtype="float32"))
-    nlp.to_disk(tmp_path / "lm")
-    script = PROJECT / "scripts" / "vectors_lang.py"
-    assert "language 'en' -> 'pt'" in run(script, tmp_path / "lm", "pt", cwd=tmp_path)
-    loaded = spacy.load(tmp_path / "lm")
-    assert loaded.lang == "pt" and loaded.vocab["casa"].vector.tolist() == [1.0, 1.0, 1.0]
-    assert "already 'pt'" in run(script, tmp_path / "lm", "pt", cwd=tmp_path)
 
 
 def _gold_treebank(vocab) -> DocBin:

@@ -19,7 +19,7 @@ from .settings import PretrainConfig
 
 CHECKPOINT_VERSION = 1
 #: values implied by checkpoints written before a setting existed
-_MISSING_SETTINGS = {"curriculum_init": "unknown"}
+_MISSING_SETTINGS = {"curriculum_init": "unknown", "lang": "en"}
 #: what a checkpoint holds besides its version and settings (see `Trainer.training_state`)
 _CONTENTS = ("inputs", "model", "optimizers", "sampler", "generator", "state")
 _AFRESH = "run without --resume to start afresh"

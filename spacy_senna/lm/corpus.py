@@ -80,6 +80,7 @@ class CorpusSettings:
     max_line_tokens: int = 1000
     max_types: int = 10_000_000
     tokenizer: str = "whitespace"
+    lang: str = "en"
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -198,7 +199,7 @@ def _encode_into(
     pad_caps = bytes([PADDING] * pad)
     types: dict[str, int] = {s: i for i, s in enumerate(SPECIALS)}
     max_types = settings.max_types
-    tokenize = make_tokenizer(settings.tokenizer)
+    tokenize = make_tokenizer(settings.tokenizer, settings.lang)
     n_valid = n_train = n_segments = 0
     overflowed = False
     with ExitStack() as opened:  # every file is closed, even when closing one fails

@@ -89,6 +89,7 @@ def _run(
             validation_words=config.validation_words,
             max_line_tokens=config.max_line_tokens,
             tokenizer=config.tokenizer,
+            lang=config.lang,
         ),
         progress_every=READ_STATUS_EVERY if config.progress else None,
     )
@@ -146,7 +147,7 @@ def _run(
         "validation": state["curve"],
         "nearest_neighbours": found,
     }
-    write_vectors(words, table, output_dir, name="spacy_senna_lm", meta=meta)
+    write_vectors(words, table, output_dir, name="spacy_senna_lm", meta=meta, lang=config.lang)
     if config.progress:
         print(
             f"✔ Wrote {len(words):,} × {table.shape[1]} vectors to {output_dir} "

@@ -45,14 +45,14 @@ def open_corpus_text(path: Path) -> Iterator[TextLines]:
         yield text
 
 
-def make_tokenizer(name: str) -> Callable[[str], list[str]]:
-    """Split a line into tokens: "whitespace", or "spacy" (spaCy's English rules)."""
+def make_tokenizer(name: str, lang: str = "en") -> Callable[[str], list[str]]:
+    """Split a line into tokens: "whitespace", or "spacy" (spaCy's rules for `lang`)."""
     if name == "whitespace":
         return str.split
     if name == "spacy":
         import spacy
 
-        tokenizer = spacy.blank("en").tokenizer
+        tokenizer = spacy.blank(lang).tokenizer
         return lambda text: [t.text for t in tokenizer(text) if not t.is_space]
     raise ValueError(f"Unknown tokenizer '{name}': use 'whitespace' or 'spacy'.")
 

@@ -85,6 +85,11 @@ class PretrainConfig:
         "text (the tokens the components see at run time) (default %(default)s)",
         choices=TOKENIZERS,
     )
+    lang: str = setting(
+        "en",
+        "language code of the vectors pipeline written (spaCy loads vectors only into a "
+        "pipeline of their language) and of --tokenizer spacy (default %(default)s)",
+    )
     max_line_tokens: int = setting(
         1000, "longer lines are split into padded segments (default %(default)s)"
     )
@@ -129,6 +134,7 @@ class PretrainConfig:
             raise ValueError(
                 f"Unknown tokenizer '{self.tokenizer}': use one of {', '.join(TOKENIZERS)}."
             )
+        check_lang(self.lang)
         if self.optimizer not in OPTIMIZERS:
             raise ValueError(
                 f"Unknown optimizer '{self.optimizer}': use one of {', '.join(OPTIMIZERS)}."
@@ -162,3 +168,13 @@ class PretrainConfig:
     def settings(self) -> dict:
         """The settings a checkpoint must share with a run that resumes it."""
         return {k: v for k, v in asdict(self).items() if k not in RUNTIME_SETTINGS}
+
+
+def check_lang(lang: str) -> None:
+    """ValueError unless spaCy has a language class for `lang`."""
+    from spacy.util import get_lang_class
+
+    try:
+        get_lang_class(lang)
+    except ImportError:
+        raise ValueError(f"Unknown language '{lang}': use a code spaCy knows (en, pt, fr, ...).")

@@ -1,8 +1,9 @@
 """Word vectors as spaCy pipeline directories: `write_vectors` and `read_vectors`.
 
-The output of `write_vectors` is what `spacy init vectors` writes: a blank English
-pipeline whose `vocab.vectors` holds one row per word, keyed by the `normalize_word`
-form the supervised components look up, so `[initialize] vectors = OUTPUT_DIR` works.
+The output of `write_vectors` is what `spacy init vectors` writes: a blank pipeline (of
+the language the vectors are for, English by default) whose `vocab.vectors` holds one row
+per word, keyed by the `normalize_word` form the supervised components look up, so
+`[initialize] vectors = OUTPUT_DIR` works.
 PADDING and UNKNOWN rows are not exported.
 """
 
@@ -32,8 +33,9 @@ def write_vectors(
     *,
     name: str,
     meta: dict | None = None,
+    lang: str = "en",
 ) -> None:
-    """Write a blank "en" pipeline with `table` keyed by `words` to `output_dir`.
+    """Write a blank `lang` pipeline with `table` keyed by `words` to `output_dir`.
 
     The pipeline is written to a temporary sibling and renamed into place, so an
     interrupted run never leaves a half-written `output_dir`. `meta`, if given, is
@@ -44,7 +46,7 @@ def write_vectors(
     if len(words) != len(table):
         raise ValueError(f"{len(words)} words but {len(table)} vector rows.")
     check_output_dir(output_dir)
-    nlp = spacy.blank("en")
+    nlp = spacy.blank(lang)
     for word in words:
         nlp.vocab.strings.add(word)
     nlp.vocab.vectors = Vectors(

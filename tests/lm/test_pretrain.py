@@ -53,3 +53,18 @@ def test_bad_inputs_are_clear_errors(tmp_path, capsys, config):
         cli.main(["pretrain-lm", str(binary), str(tmp_path / "o3"), "--quiet"])
     assert exc.value.code == 1
     assert "✘" in capsys.readouterr().err
+
+
+def test_the_vectors_pipeline_is_written_in_the_language_asked_for(tmp_path, corpus_path, config):
+    """`--lang pt`: a blank Portuguese pipeline, which spaCy loads into a Portuguese one
+    (it refuses vectors of another language), its words read by Portuguese rules with
+    `--tokenizer spacy`; an unknown code is named before any work."""
+    out = tmp_path / "lm-pt"
+    pretrain([corpus_path], out, config(max_words=2000, lang="pt", tokenizer="spacy"))
+    assert spacy.load(out).lang == "pt"
+    target = spacy.blank("pt")
+    load_vectors_into_model(target, out)
+    assert target.vocab.vectors.shape[0] > 0
+    with pytest.raises(ValueError, match="Unknown language 'xx-nope'"):
+        pretrain([corpus_path], tmp_path / "bad", config(lang="xx-nope"))
+    assert not (tmp_path / "bad").exists()
