@@ -84,3 +84,16 @@ def test_malformed_up_names_file_and_line(tmp_path, line, bad, message):
     path = write(tmp_path, "bad.conllu.gz", UP.replace(line, bad, 1))
     with pytest.raises(ValueError, match=r"bad\.conllu\.gz" + message):
         list(CONVERTERS["up"](path, Vocab()))
+
+
+def test_an_argument_inside_anothers_subtree_cuts_the_outer_span():
+    """ "viu [a casa] [de o João]": the second argument's head hangs under the first, and
+    its determiner sits between them: the outer span stops where the inner one starts."""
+    from spacy_senna.corpora.converters.up import argument_spans
+
+    # viu(root) casa(obj of viu) o(det of João) João(nmod of casa)
+    heads, deprels = [-1, 0, 3, 1], ["root", "obj", "det", "nmod"]
+    upos = ["VERB", "NOUN", "DET", "PROPN"]
+    assert argument_spans(heads, 0, [1, 3], deprels, upos) == [(1, 2), (2, 4)]
+    # the inner argument first in the list: the same cut
+    assert argument_spans(heads, 0, [3, 1], deprels, upos) == [(2, 4), (1, 2)]

@@ -128,7 +128,10 @@ def argument_spans(
 ) -> list[tuple[int, int]]:
     """(start, end) of each argument: the contiguous part of its head's subtree around the
     head that holds neither the predicate nor another argument's head, without coordinated
-    clauses, parataxis and edge punctuation."""
+    clauses, parataxis and edge punctuation. Where two such parts overlap (an argument's
+    head inside another's subtree, its own dependents reaching back into the other's
+    part), the outer one (whose head is the other's ancestor; else the longer) stops
+    where the inner one starts: the spans of a frame never overlap."""
     n = len(heads)
     children: list[list[int]] = [[] for _ in range(n)]
     for i, h in enumerate(heads):
@@ -153,7 +156,50 @@ def argument_spans(
         while end - 1 > head and upos[end - 1] == "PUNCT":
             end -= 1
         spans.append((start, end))
+    return _without_overlaps(spans, argument_heads, heads)
+
+
+def _without_overlaps(
+    spans: list[tuple[int, int]], argument_heads: list[int], heads: list[int]
+) -> list[tuple[int, int]]:
+    """`spans` with each overlap cut from the outer span, on the side of the inner one (a
+    span never holds another argument's head, so the outer one keeps its own)."""
+    spans = list(spans)
+    for _ in range(len(spans) ** 2 + 1):  # each cut shrinks a span: this many at most
+        pair = next(
+            (
+                (i, j)
+                for i in range(len(spans))
+                for j in range(i + 1, len(spans))
+                if spans[i][0] < spans[j][1] and spans[j][0] < spans[i][1]
+            ),
+            None,
+        )
+        if pair is None:
+            return spans
+        i, j = pair
+        if _is_ancestor(argument_heads[j], argument_heads[i], heads) or (
+            not _is_ancestor(argument_heads[i], argument_heads[j], heads)
+            and spans[j][1] - spans[j][0] > spans[i][1] - spans[i][0]
+        ):
+            i, j = j, i  # i: the outer span
+        (start, end), (inner_start, inner_end) = spans[i], spans[j]
+        if argument_heads[i] < inner_start:
+            spans[i] = (start, inner_start)
+        else:
+            spans[i] = (inner_end, end)
     return spans
+
+
+def _is_ancestor(a: int, b: int, heads: list[int]) -> bool:
+    """Whether word `a` lies on the path from word `b` up to the root."""
+    for _ in range(len(heads)):
+        b = heads[b]
+        if b < 0:
+            return False
+        if b == a:
+            return True
+    return False
 
 
 def _clause_beside(i: int, heads: list[int], deprels: list[str], upos: list[str]) -> bool:
