@@ -62,7 +62,8 @@ class SennaSentencizer(Sentencizer):
         if not lengths.sum():
             return [[] for _ in docs]
         columns = np.concatenate([doc.to_array([ORTH, IS_PUNCT]) for doc in docs if len(doc)])
-        punct = np.isin(columns[:, 0], _string_ids(frozenset(self.punct_chars)))
+        ids = _string_ids(frozenset(self.punct_chars))
+        punct = np.fromiter(map(ids.__contains__, columns[:, 0].tolist()), bool, len(columns))
         word = (columns[:, 1] == 0) & ~punct
         ends = np.cumsum(lengths)
         doc_start = np.repeat(ends - lengths, lengths)
@@ -78,6 +79,7 @@ class SennaSentencizer(Sentencizer):
 
 
 @lru_cache(maxsize=8)
-def _string_ids(strings: frozenset) -> np.ndarray:
-    """The ORTH ids (string hashes) of `strings`."""
-    return np.array([hash_string(s) for s in strings], dtype=np.uint64)
+def _string_ids(strings: frozenset) -> frozenset:
+    """The ORTH ids (string hashes) of `strings` (a set: a short doc's tokens are looked
+    up one by one faster than `numpy.isin` sorts)."""
+    return frozenset(hash_string(s) for s in strings)
