@@ -10,13 +10,14 @@ batch. The numbers differ from PyTorch's cell in rounding only (its sums run oth
 and exp and tanh are Cephes' float32 functions here, as accurate as libm's).
 """
 
-import weakref
-from typing import Dict, Tuple
+from typing import Tuple
 
 import numpy
 import torch
 from numba import njit
 from torch import Tensor, nn
+
+from .kept_copies import kept_copy
 
 #: a batch whose rows (one doc's sentences, or its predicates) times the hidden width stay
 #: within this runs its recurrence compiled; more step through PyTorch's LSTM, whose matrix
@@ -54,29 +55,14 @@ def compiled_bidirectional(lstm: nn.LSTM, inputs: Tensor, batch_sizes: list) -> 
     return both_directions(compiled_direction, lstm, gates, batch_sizes)
 
 
-#: id of the first tensor -> (a weak reference to it, the versions and addresses of the
-#: tensors copied, their copy); keyed by id, as tensors compare element by element
-_COPIES: Dict[int, tuple] = {}
-
-
-def _kept(make, *tensors: Tensor):
-    """`make(*tensors)` (detached), made once per version of the tensors (an optimizer
-    step or weights loaded in place move it), not at every call."""
-    first = tensors[0]
-    key = tuple((t._version, t.data_ptr()) for t in tensors)
-    held = _COPIES.get(id(first))
-    if held is None or held[0]() is not first or held[1] != key:
-        gone = weakref.ref(first, lambda _, at=id(first): _COPIES.pop(at, None))
-        held = (gone, key, make(*(t.detach() for t in tensors)))
-        _COPIES[id(first)] = held
-    return held[2]
-
-
 def _input_weights(lstm: nn.LSTM) -> Tuple[Tensor, Tensor]:
     """Both directions' input weights and biases, stacked (one matrix product for both)."""
-    stack = lambda a, b: torch.cat([a, b])  # noqa: E731
-    weights = _kept(stack, lstm.weight_ih_l0, lstm.weight_ih_l0_reverse)
-    return weights, _kept(stack, lstm.bias_ih_l0, lstm.bias_ih_l0_reverse)
+    weights = kept_copy("stacked", _stacked, lstm.weight_ih_l0, lstm.weight_ih_l0_reverse)
+    return weights, kept_copy("stacked", _stacked, lstm.bias_ih_l0, lstm.bias_ih_l0_reverse)
+
+
+def _stacked(forward: Tensor, backward: Tensor) -> Tensor:
+    return torch.cat([forward, backward])
 
 
 def both_directions(direction, lstm: nn.LSTM, gates: Tensor, batch_sizes: list) -> Tensor:
@@ -112,8 +98,8 @@ def compiled_direction(
         numpy.ascontiguousarray(input_gates.detach().numpy(), dtype=numpy.float32),
         sizes,
         offsets,
-        _kept(_float32_array_t, weight_hh),
-        _kept(_float32_array, bias_hh),
+        kept_copy("transposed", _float32_array_t, weight_hh),
+        kept_copy("array", _float32_array, bias_hh),
         reverse,
         out,
     )

@@ -9,12 +9,13 @@ unchanged. The lookup tables, character CNNs, LSTMs and CRF stay in float32 too:
 recurrence accumulates the rounding, and they cost less.
 """
 
-import weakref
 from functools import lru_cache
 from typing import Optional, Tuple
 
 import torch
 from torch import Tensor, nn
+
+from .kept_copies import kept_copy
 
 INFERENCE_DTYPES = ("float32", "bfloat16")
 
@@ -58,23 +59,22 @@ def dense(layer: nn.Module, x: Tensor, inference_dtype: str, hardtanh: bool = Fa
     return (nn.functional.hardtanh_(out) if hardtanh else out).float()
 
 
-#: layer -> (the versions its bfloat16 copies were made from, weight, bias)
-_BFLOAT16_COPIES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def _bfloat16_weights(layer: nn.Module) -> Tuple[Tensor, Optional[Tensor]]:
     """`layer`'s weight (as a (out, in) matrix) and bias in bfloat16, made once per set of
-    weights: casting them at every call (what autocast does) costs as much as a short
-    text's product."""
-    tensors = (layer.weight, layer.bias)
-    versions = tuple((t._version, t.data_ptr()) for t in tensors if t is not None)
-    kept = _BFLOAT16_COPIES.get(layer)
-    if kept is None or kept[0] != versions:
-        weight = layer.weight.detach().reshape(layer.weight.shape[0], -1).to(torch.bfloat16)
-        bias = None if layer.bias is None else layer.bias.detach().to(torch.bfloat16)
-        kept = (versions, weight, bias)
-        _BFLOAT16_COPIES[layer] = kept
-    return kept[1], kept[2]
+    weights (`kept_copy`): casting them at every call (what autocast does) costs as much
+    as a short text's product."""
+    if layer.bias is None:
+        return kept_copy("bfloat16", lambda w: (_bfloat16_matrix(w), None), layer.weight)
+    return kept_copy(
+        "bfloat16",
+        lambda w, b: (_bfloat16_matrix(w), b.to(torch.bfloat16)),
+        layer.weight,
+        layer.bias,
+    )
+
+
+def _bfloat16_matrix(weight: Tensor) -> Tensor:
+    return weight.reshape(weight.shape[0], -1).to(torch.bfloat16)
 
 
 def _is_plain_conv1d(layer: nn.Module) -> bool:
