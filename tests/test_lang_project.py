@@ -233,3 +233,31 @@ def test_evaluate_anchor_scores_both_pipelines_on_the_same_words(load_script, tm
     )
     assert results["words"] == 2 and results["senna"]["upos"] == 100.0
     assert results["anchor"]["upos"] == 0.0 and results["anchor"]["words_per_second"] > 0
+
+
+def test_up_sentences_take_the_treebank_sentences_multiword_tokens(load_script):
+    """evaluate_raw.py --srl: a UP sentence gets the multiword tokens of the treebank
+    sentence with its sent_id when their words are the same, else it is left out."""
+    from spacy.tokens import Doc
+
+    from spacy_senna.corpora.converters.rows import SENT_ID_KEY
+    from spacy_senna.corpora.converters.ud import MULTIWORD_KEY
+
+    evaluate_raw = load_script(PROJECT / "scripts" / "evaluate_raw.py")
+    vocab = Vocab()
+
+    def doc(words, sent_id, multiword=None):
+        made = Doc(vocab, words=words)
+        made.user_data[SENT_ID_KEY] = sent_id
+        if multiword is not None:
+            made.user_data[MULTIWORD_KEY] = multiword
+        return made
+
+    treebank = [
+        doc(["Mora", "em", "o", "Porto"], "s1", [[1, 3, "no"]]),
+        doc(["Chove", "."], "s2", []),
+    ]
+    up = [doc(["Mora", "em", "o", "Porto"], "s1"), doc(["Chove", "!"], "s2"), doc(["Sim"], "s9")]
+    kept, left_out = evaluate_raw.with_multiword_tokens(up, treebank)
+    assert [d.user_data[SENT_ID_KEY] for d in kept] == ["s1"] and left_out == 2
+    assert kept[0].user_data[MULTIWORD_KEY] == [[1, 3, "no"]]

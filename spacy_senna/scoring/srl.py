@@ -73,25 +73,27 @@ def score_srl(
             predicate = _predicted_index(eg, ref_index)
             matched.add(predicate)
             guess = frame_arguments(found.get(predicate, []) if predicate is not None else [])
-            _count(gold, guess, correct, n_gold, n_found)
+            count_frame(gold, guess, correct, n_gold, n_found)
         if count_unmatched_frames:
             for predicate, chunks in found.items():
                 if predicate not in matched:
-                    _count(Counter(), frame_arguments(chunks), correct, n_gold, n_found)
+                    count_frame(Counter(), frame_arguments(chunks), correct, n_gold, n_found)
     has_any = sum(n_gold.values()) + sum(n_found.values()) > 0
     if not has_any:
         return {"srl_p": None, "srl_r": None, "srl_f": None, "srl_per_type": None}
     per_type = {
-        label: _pr_f(correct[label], n_gold[label], n_found[label])
+        label: argument_prf(correct[label], n_gold[label], n_found[label])
         for label in sorted(set(n_gold) | set(n_found))
     }
-    total = _pr_f(sum(correct.values()), sum(n_gold.values()), sum(n_found.values()))
+    total = argument_prf(sum(correct.values()), sum(n_gold.values()), sum(n_found.values()))
     return {"srl_p": total["p"], "srl_r": total["r"], "srl_f": total["f"], "srl_per_type": per_type}
 
 
-def _count(
+def count_frame(
     gold: Counter, guess: Counter, correct: Counter, n_gold: Counter, n_found: Counter
 ) -> None:
+    """Add one frame's gold and guessed arguments (`frame_arguments`) to the counts per
+    label: gold, found, and correct (in both)."""
     for (label, _), n in gold.items():
         n_gold[label] += n
     for (label, _), n in guess.items():
@@ -100,6 +102,7 @@ def _count(
         correct[arg[0]] += n
 
 
-def _pr_f(n_correct: int, n_gold: int, n_found: int) -> Dict[str, float]:
+def argument_prf(n_correct: int, n_gold: int, n_found: int) -> Dict[str, float]:
+    """Precision, recall and F1 (0-1) as {"p", "r", "f"}."""
     scores = prf(n_correct, n_gold, n_found)
     return {key: scores[key] for key in ("p", "r", "f")}

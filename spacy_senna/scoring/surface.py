@@ -12,17 +12,24 @@ pipeline reads that text through its own tokenizer. Both sides are then compared
 - entities, and chunks where the pipeline has a chunker: each span becomes (first surface
   token's start, last one's end, label) on each side, compared as sets (precision, recall,
   F1), so a span is right when it covers the same surface tokens, whether or not a
-  contraction at its edge was split as the treebank splits it.
+  contraction at its edge was split as the treebank splits it;
+- SRL frames (`score_raw_srl`): a predicate is its surface token and its word's place in
+  it, its arguments spans of surface tokens as above, counted as `scoring.srl` counts them
+  for predicates a tagger found (a predicted frame whose predicate the gold lacks counts
+  as wrong).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..corpora.converters.ud import MULTIWORD_KEY
+from ..srl.frames import frame_chunks
+from .srl import argument_prf, count_frame, frame_arguments
 
 Surface = tuple[int, int, int, int]  # (char start, char end, first word, end word)
 
@@ -118,3 +125,47 @@ def score_raw_text(nlp: Language, gold_docs: Iterable[Doc], batch_size: int = 64
     if has_chunks:
         scores.update(chunks.prf("chunks"))
     return scores
+
+
+def score_raw_srl(nlp: Language, gold_docs: Iterable[Doc], batch_size: int = 64) -> dict:
+    """SRL argument P/R/F (`srl_p/r/f`) of `nlp` on the surface text of gold docs that hold
+    SRL frames (`doc.spans["srl:<i>"]`) and their multiword tokens, with how many gold
+    predicates (`predicates`) got a frame at the same place (`predicates_found`)."""
+    gold_docs = list(gold_docs)
+    predicted = nlp.pipe((surface_text(doc) for doc in gold_docs), batch_size=batch_size)
+    correct: Counter = Counter()
+    n_gold: Counter = Counter()
+    n_found: Counter = Counter()
+    n_predicates = n_placed = 0
+    for gold, pred in zip(gold_docs, predicted):
+        gold_frames = _surface_frames(gold, surface_tokens(gold))
+        found = _surface_frames(pred, surface_tokens(pred))
+        pred_places = set(found)
+        n_predicates += len(gold_frames)
+        for place, chunks in gold_frames.items():
+            n_placed += place in pred_places
+            guess = found.pop(place, [])
+            count_frame(frame_arguments(chunks), frame_arguments(guess), correct, n_gold, n_found)
+        for chunks in found.values():  # predicates the gold does not have
+            count_frame(Counter(), frame_arguments(chunks), correct, n_gold, n_found)
+    total = argument_prf(sum(correct.values()), sum(n_gold.values()), sum(n_found.values()))
+    return {
+        "predicates": n_predicates,
+        "predicates_found": n_placed,
+        "srl_p": total["p"],
+        "srl_r": total["r"],
+        "srl_f": total["f"],
+    }
+
+
+def _surface_frames(doc: Doc, tokens: Sequence[Surface]) -> dict:
+    """{(predicate's surface start, end, word's place in it): [(label, start, end), ...]}
+    with each argument's span as surface offsets."""
+    place = {w: (s, e, w - first) for s, e, first, end in tokens for w in range(first, end)}
+    span_of = {w: (s, e) for s, e, first, end in tokens for w in range(first, end)}
+    return {
+        place[predicate]: [
+            (label, span_of[start][0], span_of[end - 1][1]) for label, start, end in chunks
+        ]
+        for predicate, chunks in frame_chunks(doc).items()
+    }

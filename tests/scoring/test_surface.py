@@ -62,3 +62,30 @@ def test_raw_text_scores_count_surface_tokens():
     # without the table "no" stays whole: its two gold words count as wrong
     unsplit = score_raw_text(tagging_pipeline(ContractionTable({}, {})), [gold_doc(nlp.vocab)])
     assert unsplit["words_split_as_gold"] == 5 / 7 and unsplit["tag_acc"] == 5 / 7
+
+
+def test_raw_text_srl_matches_predicates_and_arguments_by_surface_offsets():
+    from spacy_senna.scoring.surface import score_raw_srl
+
+    table = ContractionTable({"no": ["em", "o"]}, {})
+    nlp = spacy.blank("pt")
+    nlp.tokenizer = SyntacticWordTokenizer(nlp.vocab, nlp.tokenizer, table)
+
+    @Language.component("fake_srl")
+    def fake_srl(doc):
+        # "mora": A0 right, AM-LOC "Porto" (gold: "no Porto"); "Porto" is no gold predicate
+        doc.spans["srl:2"] = [
+            Span(doc, 0, 2, "A0"),
+            Span(doc, 2, 3, "V"),
+            Span(doc, 5, 6, "AM-LOC"),
+        ]
+        doc.spans["srl:5"] = [Span(doc, 5, 6, "V"), Span(doc, 0, 2, "A1")]
+        return doc
+
+    nlp.add_pipe("fake_srl")
+    gold = gold_doc(nlp.vocab)
+    frame = [(0, 2, "A0"), (2, 3, "V"), (3, 6, "AM-LOC")]
+    gold.spans["srl:2"] = [Span(gold, start, end, label) for start, end, label in frame]
+    scores = score_raw_srl(nlp, [gold])
+    assert (scores["predicates"], scores["predicates_found"]) == (1, 1)
+    assert (scores["srl_p"], scores["srl_r"]) == (1 / 3, 1 / 2)
