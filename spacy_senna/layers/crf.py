@@ -10,7 +10,7 @@ path is all -1, its marginals are all 0 and its k-best scores are 0 (first) then
 The partition function is in `crf_partition`, decoding in `crf_viterbi`.
 """
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor, nn
@@ -24,6 +24,7 @@ from .crf_partition import (
     scaled_forward_backward,
 )
 from .crf_viterbi import kbest_viterbi, viterbi
+from .kept_copies import kept_copy
 from .packed_chains import PackedChains
 from .transition_blocks import TransitionBlocks
 
@@ -68,7 +69,6 @@ class CRF(nn.Module):
         self.register_buffer("start_penalty", torch.zeros(n_tags))
         self.register_buffer("end_penalty", torch.zeros(n_tags))
         self._blocks: Optional[Tuple[Tuple[Tensor, ...], TransitionBlocks]] = None
-        self._compiled: Dict[bool, Tuple[tuple, CompiledTransitions]] = {}
         self.set_constraints(allowed_transitions, allowed_start, allowed_end)
 
     def set_constraints(
@@ -107,28 +107,29 @@ class CRF(nn.Module):
             lambda: TransitionBlocks(transitions, torch.isfinite(transitions)),
         )
 
+    def _added_scores(self, constrained: bool) -> Tuple[Tensor, Optional[Tensor], Tensor]:
+        """The start, end (None without end scores or end constraints) and transition
+        scores a path adds, with the constraints' penalties when `constrained`."""
+        if not constrained:
+            return self.start, self.end, self.transitions
+        end = self.end
+        if self.has_constraints:
+            end = self.end_penalty if end is None else end + self.end_penalty
+        return self.start + self.start_penalty, end, self.transitions + self.trans_penalty
+
     def _compiled_transitions(self, constrained: bool) -> CompiledTransitions:
-        """The scores the decoder adds (transitions, start and end, with the constraints'
-        penalties when `constrained`) laid out for the compiled decoder, made again only
-        when one of the tensors they come from changes (an optimizer step, weights
-        loaded), not at every call."""
-        sources = (self.transitions, self.start, self.end)
-        sources += (self.trans_penalty, self.start_penalty, self.end_penalty)
-        key = (constrained, self.has_constraints) + tuple(
-            None if t is None else (t._version, t.data_ptr()) for t in sources
-        )
-        held = self._compiled.get(constrained)
-        if held is not None and held[0] == key:
-            return held[1]
-        with torch.no_grad():
-            start, end, transitions = self.start, self.end, self.transitions
-            if constrained:
-                start, transitions = start + self.start_penalty, transitions + self.trans_penalty
-                if self.has_constraints:
-                    end = self.end_penalty if end is None else end + self.end_penalty
-            compiled = compile_transitions(transitions, start, end)
-        self._compiled[constrained] = (key, compiled)
-        return compiled
+        """The scores the decoder adds (`_added_scores`) laid out for the compiled decoder,
+        made again only when a tensor they come from changes (`kept_copy`: an optimizer
+        step, weights loaded, new constraints), not at every call."""
+
+        def layout(*_) -> CompiledTransitions:
+            with torch.no_grad():
+                start, end, transitions = self._added_scores(constrained)
+                return compile_transitions(transitions, start, end)
+
+        sources = [self.transitions, self.start, self.trans_penalty, self.start_penalty]
+        sources += [self.end_penalty] + ([] if self.end is None else [self.end])
+        return kept_copy(f"compiled decoder, constrained={constrained}", layout, *sources)
 
     def _kept(self, slot: str, key: Tuple[Tensor, ...], build: Callable[[], Any]) -> Any:
         """What `build` makes of the tensors `key`, kept in `slot` with a copy of them and
@@ -164,19 +165,15 @@ class CRF(nn.Module):
     ) -> Tuple[Tensor, Tensor]:
         """Emissions with start (and end) scores folded in, and the transition matrix."""
         T = emissions.shape[1]
-        start = self.start + self.start_penalty if constrained else self.start
+        start, end, transitions = self._added_scores(constrained)
         # padding is zeroed so that whatever it holds (even inf/nan) changes nothing; the
         # start and end scores are added in place to this new tensor, at (B, C) cost
         folded = emissions.masked_fill(~lengths_mask(lengths, T)[:, :, None], 0.0)
-        end = self.end if self.end is not None else None
-        if constrained and self.has_constraints:
-            end = self.end_penalty if end is None else end + self.end_penalty
         if T > 0:
             folded[:, 0] += start
             if end is not None:
                 rows = torch.nonzero(lengths > 0).squeeze(1)
                 folded[rows, lengths[rows] - 1] += end
-        transitions = self.transitions + self.trans_penalty if constrained else self.transitions
         return folded, transitions
 
     def log_partition(
@@ -357,11 +354,7 @@ class CRF(nn.Module):
         if _decodes_compiled(checked, self.transitions):
             return compiled_decode(checked, self._compiled_transitions(constrained))
         with torch.no_grad():
-            start = self.start + self.start_penalty if constrained else self.start
-            end = self.end
-            if constrained and self.has_constraints:
-                end = self.end_penalty if end is None else end + self.end_penalty
-            transitions = self.transitions + self.trans_penalty if constrained else self.transitions
+            start, end, transitions = self._added_scores(constrained)
             blocks = self._transition_blocks(transitions)
             packed = PackedChains.pack(checked, columns=blocks.order)
             if packed.batch_sizes:
