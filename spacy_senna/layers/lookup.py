@@ -99,11 +99,10 @@ class FeatureLookup(nn.Module):
             raise ValueError(
                 f"FeatureLookup expects {self.n_columns} feature columns, got {ids.shape[-1]}"
             )
-        if torch.is_grad_enabled():
-            parts = [table(ids[..., k]) for k, table in enumerate(self.tables)]
-        else:  # labelling: the tables' lookups without a module call each
+        if not torch.is_grad_enabled():  # labelling: the lookups without a module call each
             parts = [embedding(ids[..., k], t.weight) for k, t in enumerate(self.tables)]
-        if torch.is_grad_enabled():
+        else:
+            parts = [table(ids[..., k]) for k, table in enumerate(self.tables)]
             for k in self.kept_tables:
                 kept = getattr(self, f"kept_rows_{k}")[ids[..., k]]
                 parts[k] = torch.where(kept[..., None], parts[k].detach(), parts[k])

@@ -62,8 +62,13 @@ def surface_text(doc: Doc) -> str:
 CHUNKS = "chunks"
 
 
+def _word_places(tokens: Sequence[Surface]) -> dict[int, tuple[int, int, int]]:
+    """Each word's surface token (start, end offsets) and its place in that token."""
+    return {w: (s, e, w - first) for s, e, first, end in tokens for w in range(first, end)}
+
+
 def _surface_spans(spans: Iterable, tokens: Sequence[Surface]) -> set[tuple[int, int, str]]:
-    of_word = {w: (s, e) for s, e, first, end in tokens for w in range(first, end)}
+    of_word = _word_places(tokens)
     return {(of_word[sp.start][0], of_word[sp.end - 1][1], sp.label_) for sp in spans}
 
 
@@ -140,10 +145,9 @@ def score_raw_srl(nlp: Language, gold_docs: Iterable[Doc], batch_size: int = 64)
     for gold, pred in zip(gold_docs, predicted):
         gold_frames = _surface_frames(gold, surface_tokens(gold))
         found = _surface_frames(pred, surface_tokens(pred))
-        pred_places = set(found)
         n_predicates += len(gold_frames)
         for place, chunks in gold_frames.items():
-            n_placed += place in pred_places
+            n_placed += place in found
             guess = found.pop(place, [])
             count_frame(frame_arguments(chunks), frame_arguments(guess), correct, n_gold, n_found)
         for chunks in found.values():  # predicates the gold does not have
@@ -161,11 +165,10 @@ def score_raw_srl(nlp: Language, gold_docs: Iterable[Doc], batch_size: int = 64)
 def _surface_frames(doc: Doc, tokens: Sequence[Surface]) -> dict:
     """{(predicate's surface start, end, word's place in it): [(label, start, end), ...]}
     with each argument's span as surface offsets."""
-    place = {w: (s, e, w - first) for s, e, first, end in tokens for w in range(first, end)}
-    span_of = {w: (s, e) for s, e, first, end in tokens for w in range(first, end)}
+    place = _word_places(tokens)
     return {
         place[predicate]: [
-            (label, span_of[start][0], span_of[end - 1][1]) for label, start, end in chunks
+            (label, place[start][0], place[end - 1][1]) for label, start, end in chunks
         ]
         for predicate, chunks in frame_chunks(doc).items()
     }
