@@ -6,11 +6,12 @@ distance's embedding] (`predicate_rows.row_inputs`), and the LSTM's first step m
 it by its input weights, for every position of every row: most of the SRL network's
 time, since a sentence with seven predicates is seven rows. The product splits along the
 three parts: the words' part is computed once per word of the batch (shared by every row
-of its sentence), the context's once per row, the distance's once per distance; a gather
-and two sums put them together for each position. The recurrence then runs as PyTorch's
-packed LSTM runs it (`lstm_direction`: the same operations, step by step), so the layer's
-output differs from `nn.LSTM`'s only in how those sums round (about 1e-6). A few rows (one
-doc labelled at a time) run the recurrence as one compiled loop instead (`lstm_compiled`),
+of its sentence), the context's once per row, the distance's once per distance and
+version of the weights (kept with the split weights, `kept_copies`); a gather and two
+sums put them together for each position. The recurrence then runs as PyTorch's packed
+LSTM runs it (`lstm_direction`: the same operations, step by step), so the layer's output
+differs from `nn.LSTM`'s only in how those sums round (about 1e-6). A few rows (one doc
+labelled at a time) run the recurrence as one compiled loop instead (`lstm_compiled`),
 which again differs in rounding only.
 
 Inference on a CPU only: training goes through `nn.LSTM` itself (its gradients, its
@@ -18,12 +19,14 @@ speed), and so does a GPU, where cuDNN runs the whole recurrence in one call and
 loop in Python would launch a dozen kernels per step.
 """
 
-from typing import List
+from functools import partial
+from typing import List, Tuple
 
 import torch
 from torch import Tensor, nn
 
-from .lstm_compiled import both_directions, compiled_direction, compiles
+from .kept_copies import kept_copy
+from .lstm_compiled import both_directions, compiled_both_directions, compiles
 
 
 def factored_first_layer(
@@ -45,14 +48,20 @@ def factored_first_layer(
     T = token_rows.shape[1]
     width = words.shape[1]
     window = 2 * half_window + 1
-    weights = torch.cat([lstm.weight_ih_l0, lstm.weight_ih_l0_reverse])  # (8H, input)
-    bias = torch.cat([lstm.bias_ih_l0, lstm.bias_ih_l0_reverse])
-    by_word = nn.functional.linear(words, weights[:, :width])
+    word_weights, context_weights, bias, by_distance = kept_copy(
+        f"factored input products, {width} x {window}",
+        partial(_factored_parts, width=width, window=window),
+        lstm.weight_ih_l0,
+        lstm.weight_ih_l0_reverse,
+        lstm.bias_ih_l0,
+        lstm.bias_ih_l0_reverse,
+        distance.weight,
+    )
+    by_word = nn.functional.linear(words, word_weights)
     centre = token_rows.gather(1, row_predicate[:, None])
     around = torch.arange(-half_window, half_window + 1, device=words.device)
     context = words[centre + around[None]].reshape(len(token_rows), -1)
-    by_row = nn.functional.linear(context, weights[:, width : width * (1 + window)], bias)
-    by_distance = nn.functional.linear(distance.weight, weights[:, width * (1 + window) :])
+    by_row = nn.functional.linear(context, context_weights, bias)
     row, position = packed_cells // T, packed_cells % T
     m = (distance.num_embeddings - 1) // 2
     clipped = (position - row_predicate[row]).clamp(-m, m) + m
@@ -60,12 +69,31 @@ def factored_first_layer(
         by_word[token_rows.reshape(-1)[packed_cells]].add_(by_row[row]).add_(by_distance[clipped])
     )
     sizes = batch_sizes.tolist()
-    direction = (
-        compiled_direction
-        if sizes and compiles(sizes[0], lstm.hidden_size) and gates.dtype == torch.float32
-        else lstm_direction
+    if sizes and compiles(sizes[0], lstm.hidden_size) and gates.dtype == torch.float32:
+        return compiled_both_directions(lstm, gates, sizes)
+    return both_directions(lstm_direction, lstm, gates, sizes)
+
+
+def _factored_parts(
+    forward: Tensor,
+    backward: Tensor,
+    forward_bias: Tensor,
+    backward_bias: Tensor,
+    distances: Tensor,
+    width: int,
+    window: int,
+) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    """Both directions' input weights split by the part of the input they read (the
+    word's, the context window's, the distance's; each contiguous), their bias, and the
+    distance part's product with every distance embedding (fixed per weights version)."""
+    weights = torch.cat([forward, backward])  # (8H, input)
+    words_end = width * (1 + window)
+    return (
+        weights[:, :width].contiguous(),
+        weights[:, width:words_end].contiguous(),
+        torch.cat([forward_bias, backward_bias]),
+        nn.functional.linear(distances, weights[:, words_end:]),
     )
-    return both_directions(direction, lstm, gates, sizes)
 
 
 def lstm_direction(

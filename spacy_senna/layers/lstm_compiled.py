@@ -52,7 +52,7 @@ def compiled_bidirectional(lstm: nn.LSTM, inputs: Tensor, batch_sizes: list) -> 
     *Shape:* inputs ``(N, input)`` packed by `batch_sizes` -> ``(N, 2 * hidden)``
     """
     gates = nn.functional.linear(inputs, *_input_weights(lstm))
-    return both_directions(compiled_direction, lstm, gates, batch_sizes)
+    return compiled_both_directions(lstm, gates, batch_sizes)
 
 
 def _input_weights(lstm: nn.LSTM) -> Tuple[Tensor, Tensor]:
@@ -66,8 +66,9 @@ def _stacked(forward: Tensor, backward: Tensor) -> Tensor:
 
 
 def both_directions(direction, lstm: nn.LSTM, gates: Tensor, batch_sizes: list) -> Tensor:
-    """`direction` (compiled or PyTorch's cell) run forward over the first half of the
-    packed input `gates` and backward over the second, with `lstm`'s recurrent weights.
+    """`direction` (PyTorch's cell, `factored_rows.lstm_direction`) run forward over the
+    first half of the packed input `gates` and backward over the second, with `lstm`'s
+    recurrent weights.
 
     *Shape:* gates ``(N, 8 * hidden)`` -> ``(N, 2 * hidden)``
     """
@@ -83,26 +84,33 @@ def both_directions(direction, lstm: nn.LSTM, gates: Tensor, batch_sizes: list) 
     )
 
 
-def compiled_direction(
-    input_gates: Tensor, batch_sizes: list, weight_hh: Tensor, bias_hh: Tensor, reverse: bool
-) -> Tensor:
-    """`factored_rows.lstm_direction`'s result, computed in one compiled call.
+def compiled_both_directions(lstm: nn.LSTM, gates: Tensor, batch_sizes: list) -> Tensor:
+    """`both_directions(lstm_direction, ...)`'s result, each direction's recurrence one
+    compiled call that reads its half of `gates` in place and writes its half of one
+    output (no split copies, no join).
 
-    *Shape:* input_gates ``(N, 4 * hidden)`` packed by `batch_sizes` -> ``(N, hidden)``
+    *Shape:* gates ``(N, 8 * hidden)`` packed by `batch_sizes` -> ``(N, 2 * hidden)``
     """
     sizes = numpy.asarray(batch_sizes, dtype=numpy.int64)
     offsets = numpy.concatenate([[0], numpy.cumsum(sizes)]).astype(numpy.int64)
-    hidden = weight_hh.shape[1]
-    out = numpy.empty((input_gates.shape[0], hidden), dtype=numpy.float32)
-    recurrence(
-        numpy.ascontiguousarray(input_gates.detach().numpy(), dtype=numpy.float32),
-        sizes,
-        offsets,
-        kept_copy("transposed", _float32_array_t, weight_hh),
-        kept_copy("array", _float32_array, bias_hh),
-        reverse,
-        out,
-    )
+    hidden = lstm.hidden_size
+    inputs = numpy.ascontiguousarray(gates.detach().numpy(), dtype=numpy.float32)
+    out = numpy.empty((inputs.shape[0], 2 * hidden), dtype=numpy.float32)
+    for weight_hh, bias_hh, reverse in (
+        (lstm.weight_hh_l0, lstm.bias_hh_l0, False),
+        (lstm.weight_hh_l0_reverse, lstm.bias_hh_l0_reverse, True),
+    ):
+        recurrence(
+            inputs,
+            sizes,
+            offsets,
+            kept_copy("transposed", _float32_array_t, weight_hh),
+            kept_copy("array", _float32_array, bias_hh),
+            reverse,
+            4 * hidden if reverse else 0,
+            hidden if reverse else 0,
+            out,
+        )
     return torch.from_numpy(out)
 
 
@@ -156,9 +164,10 @@ def _tanh(x, exp_twice_abs):
 
 
 @njit(cache=True, nogil=True, fastmath=True)
-def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, out):
-    """Fill `out` with the states of the packed rows (`sizes` rows at each step, starting
-    at `offsets`), the last step first when `reverse`; every row starts from zeros.
+def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, gate_at, out_at, out):
+    """Fill `out`'s columns from `out_at` with the states of the packed rows (`sizes` rows
+    at each step, starting at `offsets`; their input gates in `input_gates`' columns from
+    `gate_at`), the last step first when `reverse`; every row starts from zeros.
 
     Each step adds every row's recurrent product four hidden units at a time (weight rows
     read once for all rows), then applies the gates with exp computed in vector loops
@@ -202,7 +211,7 @@ def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, out):
             k += 1
         for r in range(n):
             for g in range(width):  # gates: input, forget, cell (tanh), output
-                x = gates[r, g] + input_gates[start + r, g]
+                x = gates[r, g] + input_gates[start + r, gate_at + g]
                 gates[r, g] = x
                 cell_gate = 2 * hidden <= g < 3 * hidden
                 arguments[g] = (x + x if x >= 0 else -x - x) if cell_gate else -x
@@ -219,4 +228,4 @@ def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, out):
             _exp_into(arguments, exps, bits, scale, hidden)
             for k in range(hidden):
                 h[r, k] = gates[r, 3 * hidden + k] * _tanh(c[r, k], exps[k])
-                out[start + r, k] = h[r, k]
+                out[start + r, out_at + k] = h[r, k]
