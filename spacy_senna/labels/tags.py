@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 import numpy
+from numba import njit
 
 Chunk = tuple[str, int, int]
 OUTSIDE = "O"
@@ -136,28 +137,57 @@ def biluo_paths_to_chunks(
     """`biluo_to_chunks` of many rows of tag ids at once: row r reads `paths[r, :lengths[r]]`
     as indices into `tags` (-1 reads as `O`), with the same lenient rules."""
     types, prefix_of, type_of = _tag_codes(tuple(tags))
-    rows, width = len(lengths), paths.shape[1] + 1  # width: a row's tokens and the O after
-    ids = numpy.full((rows, width + 1), -1, dtype="int64")  # an O before and after each row
-    ids[:, 1:width] = paths[:rows]
-    ids[numpy.arange(width + 1) > numpy.asarray(lengths, dtype="int64")[:, None]] = -1
-    prefix, type_ = prefix_of[ids], type_of[ids]
-    retyped = type_[:, :-1] != type_[:, 1:]
-    starts = _IOBES_START_TABLE[prefix[:, :-1], prefix[:, 1:]] | (prefix[:, 1:] != 0) & retyped
-    ends = _IOBES_END_TABLE[prefix[:, :-1], prefix[:, 1:]] | (prefix[:, :-1] != 0) & retyped
-    # a chunk runs from its start to the next start or end event; an open chunk meets one
-    # by its row's end at the latest (the step into the O after the row), so the search
-    # stays in its row
-    events = numpy.flatnonzero(starts | ends)
-    opened = numpy.flatnonzero(starts)
-    closed = events[numpy.searchsorted(events, opened, side="right")]
-    row_of, start_of = numpy.divmod(opened, width)
-    labels = [types[t - 1] for t in type_.reshape(-1)[opened + row_of + 1].tolist()]
+    rows = len(lengths)
+    found = numpy.empty((max(rows * paths.shape[1], 1), 4), dtype="int64")
+    n = _chunk_bounds(
+        numpy.ascontiguousarray(paths[:rows], dtype="int64"),
+        numpy.asarray(lengths, dtype="int64"),
+        prefix_of,
+        type_of,
+        _IOBES_START_TABLE,
+        _IOBES_END_TABLE,
+        found,
+    )
+    if n < 0:
+        raise ValueError(f"A path holds a tag id outside the {len(tags)} tags {tags[:5]}...")
     chunks: list[list[Chunk]] = [[] for _ in range(rows)]
-    for row, label, start, end in zip(
-        row_of.tolist(), labels, start_of.tolist(), (closed % width).tolist()
-    ):
-        chunks[row].append((label, start, end))
+    for row, type_, start, end in found[:n].tolist():
+        chunks[row].append((types[type_ - 1], start, end))
     return chunks
+
+
+@njit(cache=True, nogil=True)
+def _chunk_bounds(paths, lengths, prefix_of, type_of, start_table, end_table, found):
+    """Fill `found` with (row, type id, start, end) of each chunk of the rows, in order, and
+    return how many: a chunk starts where the IOBES start rules say (or the type changes
+    on a tag with a prefix) and runs to the next start or end event; an O before and after
+    each row closes what is open (tag id -1 reads as O: the codes' last entry). -1 when a
+    tag id is past the inventory."""
+    last = len(prefix_of) - 1
+    n = 0
+    for row in range(len(lengths)):
+        length = min(lengths[row], paths.shape[1])
+        open_at = -1
+        open_type = 0
+        previous_prefix, previous_type = prefix_of[last], type_of[last]
+        for k in range(length + 1):
+            tag = last
+            if k < length and paths[row, k] >= 0:
+                tag = paths[row, k]
+                if tag >= last:
+                    return -1
+            prefix, type_ = prefix_of[tag], type_of[tag]
+            retyped = type_ != previous_type
+            starts = start_table[previous_prefix, prefix] or (prefix != 0 and retyped)
+            ends = end_table[previous_prefix, prefix] or (previous_prefix != 0 and retyped)
+            if (starts or ends) and open_at >= 0:
+                found[n, 0], found[n, 1], found[n, 2], found[n, 3] = row, open_type, open_at, k
+                n += 1
+                open_at = -1
+            if starts:
+                open_at, open_type = k, type_
+            previous_prefix, previous_type = prefix, type_
+    return n
 
 
 @lru_cache(maxsize=64)

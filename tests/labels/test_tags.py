@@ -223,3 +223,11 @@ def test_paths_read_at_once_give_the_chunks_of_each_row(tags):
             for row, n in enumerate(lengths)
         ]
         assert biluo_paths_to_chunks(paths, lengths, tags) == expected
+
+
+def test_biluo_paths_to_chunks_names_a_tag_id_past_the_inventory():
+    tags = ["O", "B-X", "I-X", "L-X", "U-X"]
+    with pytest.raises(ValueError, match="outside the 5 tags"):
+        biluo_paths_to_chunks(numpy.array([[1, 5]]), [2], tags)
+    # lengths past the paths' width read only the paths there are
+    assert biluo_paths_to_chunks(numpy.array([[1, 3]]), [4], tags) == [[("X", 0, 2)]]
