@@ -261,3 +261,21 @@ def test_up_sentences_take_the_treebank_sentences_multiword_tokens(load_script):
     kept, left_out = evaluate_raw.with_multiword_tokens(up, treebank)
     assert [d.user_data[SENT_ID_KEY] for d in kept] == ["s1"] and left_out == 2
     assert kept[0].user_data[MULTIWORD_KEY] == [[1, 3, "no"]]
+
+
+def test_an_ensemble_of_one_ner_twice_labels_as_that_ner(load_script, pipeline_dir, tmp_path):
+    from senna_fixtures.examples import PIPELINE_SENTENCES
+
+    script = load_script(PROJECT / "scripts" / "ner_ensemble.py")
+    nlp = spacy.load(pipeline_dir)
+    docs = [nlp(text) for text, *_ in PIPELINE_SENTENCES]
+    assert any(doc.ents for doc in docs)
+    DocBin(docs=docs).to_disk(tmp_path / "gold.spacy")
+    result = script.score(tmp_path / "gold.spacy", [str(pipeline_dir)] * 2)
+    assert result["ents_f"] == 100.0
+    n = script.label(tmp_path / "gold.spacy", tmp_path / "silver.spacy", [str(pipeline_dir)] * 2)
+    silver = list(DocBin().from_disk(tmp_path / "silver.spacy").get_docs(nlp.vocab))
+    assert n == sum(len(doc.ents) for doc in docs)
+    assert [[(e.start, e.end, e.label_) for e in d.ents] for d in silver] == [
+        [(e.start, e.end, e.label_) for e in d.ents] for d in docs
+    ]
