@@ -23,6 +23,7 @@ from typing import Any, Dict, List, Tuple
 
 import spacy
 import torch
+from thinc.api import use_ops
 from torch.overrides import TorchFunctionMode
 
 READS = frozenset(
@@ -72,9 +73,15 @@ def _never(*_: Any) -> bool:
 def count_host_syncs(
     pipeline: str, texts: List[str], batch_size: int = 256, gpu_paths: bool = False
 ) -> Dict[str, Any]:
-    """{"batches", "words", "per_component": {name: count}, "counts", "lines"} for one pass."""
+    """{"batches", "words", "per_component": {name: count}, "counts", "lines"} for one pass,
+    on the CPU whatever device the process uses (under `spacy.require_gpu()` the pipeline
+    would take the GPU's paths both times: the CPU's count would be the GPU's)."""
     torch.set_num_threads(1)
-    nlp = spacy.load(pipeline)
+    with use_ops("numpy"):
+        return _count(spacy.load(pipeline), texts, batch_size, gpu_paths)
+
+
+def _count(nlp: Any, texts: List[str], batch_size: int, gpu_paths: bool) -> Dict[str, Any]:
     list(nlp.pipe(texts[:20]))  # warm caches, as a timed run would
     docs = [nlp.make_doc(text) for text in texts]
     counter = HostSyncCounter()
