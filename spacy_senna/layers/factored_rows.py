@@ -8,11 +8,11 @@ time, since a sentence with seven predicates is seven rows. The product splits a
 three parts: the words' part is computed once per word of the batch (shared by every row
 of its sentence), the context's once per row, the distance's once per distance and
 version of the weights (kept with the split weights, `kept_copies`); one compiled loop
-(`summed_gates`) adds the three up for each position. The recurrence then runs as PyTorch's packed
-LSTM runs it (`lstm_direction`: the same operations, step by step), so the layer's output
-differs from `nn.LSTM`'s only in how those sums round (about 1e-6). A few rows (one doc
-labelled at a time) run the recurrence as one compiled loop instead (`lstm_compiled`),
-which again differs in rounding only.
+(`summed_gates`) adds the three up for each position. The recurrence then runs as
+PyTorch's packed LSTM runs it (`lstm_direction`: the same operations, step by step), so
+the layer's output differs from `nn.LSTM`'s only in how those sums round (about 1e-6). A
+few rows (one doc labelled at a time) run the recurrence as one compiled loop instead
+(`lstm_compiled`), which again differs in rounding only.
 
 Inference on a CPU only: training goes through `nn.LSTM` itself (its gradients, its
 speed), and so does a GPU, where cuDNN runs the whole recurrence in one call and a step
@@ -70,6 +70,7 @@ def factored_first_layer(
         by_row,
         by_distance.numpy(),
         token_rows.reshape(-1).numpy(),
+        token_rows.shape[1],
         packed_cells.numpy(),
         row_predicate.numpy(),
         (distance.num_embeddings - 1) // 2,
@@ -83,11 +84,13 @@ def factored_first_layer(
 
 
 @njit(cache=True, nogil=True)
-def summed_gates(by_word, by_row, by_distance, word_of_cell, cells, row_predicate, m, out):
-    """out[n] = by_word[its word] + by_row[its row] + by_distance[its clipped distance]
-    (summed in that order) for each packed cell n of the rows (an index into rows x T):
-    one loop instead of three gathers and two sums of small tensors."""
-    n_positions = len(word_of_cell) // max(len(row_predicate), 1)
+def summed_gates(
+    by_word, by_row, by_distance, word_of_cell, n_positions, cells, row_predicate, m, out
+):
+    """out[n] = by_word[its word] + by_row[its row] + by_distance[its distance to the row's
+    predicate, clipped to +-m] (summed in that order) for each packed cell n of the rows
+    (an index into rows x n_positions): one loop instead of three gathers and two sums of
+    small tensors."""
     for n in range(len(cells)):
         row = cells[n] // n_positions
         offset = cells[n] % n_positions - row_predicate[row]
