@@ -9,11 +9,6 @@ and the backtrace takes the first maximum in tag order. The sums are the ones `v
 makes, in the same order and precision (start and end scores folded into the emissions
 first), and a maximum does not depend on the order it is taken in, so the paths are the
 same, ties included.
-
-A constrained tag set (IOBES) forbids most transitions: I-x and E-x follow only B-x or
-I-x. The next tags are grouped by the previous tags they may follow (`_groups`), and each
-group's step reads only those: for SRL's tags about a quarter of the dense step's sums.
-A forbidden transition (-inf) can only lose, so the best scores are the dense step's.
 """
 
 from typing import List, NamedTuple, Sequence, Tuple
@@ -27,19 +22,10 @@ from torch import Tensor
 class CompiledTransitions(NamedTuple):
     """A transition matrix (with its start and end scores) laid out for `best_paths`."""
 
+    preceding: numpy.ndarray  # (C, C): preceding[i, j] = transitions[i, j], previous x next
     following: numpy.ndarray  # (C, C): following[j, i] = transitions[i, j]
     start: numpy.ndarray  # (C,)
     end: numpy.ndarray  # (C,) zeros when the CRF has no end scores
-    # next tags grouped by the previous tags they may follow (finite transitions): group
-    # g's previous tags are previous[previous_at[g]:previous_at[g + 1]], its next tags
-    # next_tags[next_at[g]:next_at[g + 1]], its scores (previous x next, row-major)
-    # blocks[block_at[g]:block_at[g + 1]]
-    previous: numpy.ndarray
-    previous_at: numpy.ndarray
-    next_tags: numpy.ndarray
-    next_at: numpy.ndarray
-    blocks: numpy.ndarray
-    block_at: numpy.ndarray
 
 
 def compile_transitions(
@@ -55,37 +41,7 @@ def compile_transitions(
         if end is None
         else end.detach().cpu().to(transitions.dtype).numpy()
     )
-    return CompiledTransitions(following, start_np, end_np, *_groups(preceding))
-
-
-def _groups(preceding: numpy.ndarray) -> Tuple[numpy.ndarray, ...]:
-    """The group layout of `CompiledTransitions` for a (previous x next) score matrix."""
-    allowed = numpy.isfinite(preceding)
-    by_previous: dict = {}
-    for j in range(preceding.shape[1]):
-        by_previous.setdefault(tuple(numpy.flatnonzero(allowed[:, j])), []).append(j)
-    previous, next_tags, blocks = [], [], []
-    previous_at, next_at, block_at = [0], [0], [0]
-    for rows, columns in by_previous.items():
-        previous.extend(rows)
-        next_tags.extend(columns)
-        block = preceding[numpy.ix_(list(rows), columns)].ravel()
-        blocks.append(block)
-        previous_at.append(len(previous))
-        next_at.append(len(next_tags))
-        block_at.append(block_at[-1] + block.size)
-    return (
-        _indices(previous),
-        _indices(previous_at),
-        _indices(next_tags),
-        _indices(next_at),
-        numpy.concatenate(blocks).astype(preceding.dtype, copy=False),
-        _indices(block_at),
-    )
-
-
-def _indices(values: List[int]) -> numpy.ndarray:
-    return numpy.asarray(values, dtype=numpy.int64)
+    return CompiledTransitions(preceding, following, start_np, end_np)
 
 
 def compiled_decode(
@@ -102,13 +58,8 @@ def compiled_decode(
             lengths.numpy().astype(numpy.int64, copy=False),
             compiled.start,
             compiled.end,
+            compiled.preceding,
             compiled.following,
-            compiled.previous,
-            compiled.previous_at,
-            compiled.next_tags,
-            compiled.next_at,
-            compiled.blocks,
-            compiled.block_at,
             paths,
         )
         out.append(torch.from_numpy(paths))
@@ -116,25 +67,11 @@ def compiled_decode(
 
 
 @njit(cache=True, nogil=True)
-def best_paths(
-    emissions,
-    lengths,
-    start,
-    end,
-    following,
-    previous,
-    previous_at,
-    next_tags,
-    next_at,
-    blocks,
-    block_at,
-    paths,
-):
+def best_paths(emissions, lengths, start, end, preceding, following, paths):
     """Fill `paths` (B, T) with each row's best path (-1 past its end, as given)."""
     n_rows, longest, n_tags = emissions.shape
     delta = numpy.empty((max(longest, 1), n_tags), dtype=emissions.dtype)
     reach = numpy.empty(n_tags, dtype=emissions.dtype)  # best score into each tag
-    group_reach = numpy.empty(n_tags, dtype=emissions.dtype)
     for b in range(n_rows):
         n = lengths[b]
         if n == 0:
@@ -145,19 +82,13 @@ def best_paths(
                 score = score + end[j]
             delta[0, j] = score
         for t in range(1, n):
-            for g in range(len(next_at) - 1):
-                first, n_next = next_at[g], next_at[g + 1] - next_at[g]
-                group_reach[:n_next] = -numpy.inf
-                at = block_at[g]
-                for a in range(previous_at[g], previous_at[g + 1]):
-                    score = delta[t - 1, previous[a]]
-                    for q in range(n_next):  # contiguous in q: vector operations
-                        value = score + blocks[at + q]
-                        if value > group_reach[q]:
-                            group_reach[q] = value
-                    at += n_next
-                for q in range(n_next):
-                    reach[next_tags[first + q]] = group_reach[q]
+            reach[:] = -numpy.inf
+            for i in range(n_tags):
+                previous = delta[t - 1, i]
+                for j in range(n_tags):  # contiguous in j: vector operations
+                    value = previous + preceding[i, j]
+                    if value > reach[j]:
+                        reach[j] = value
             for j in range(n_tags):
                 score = emissions[b, t, j]
                 if t == n - 1:

@@ -70,13 +70,3 @@ def test_new_transitions_are_compiled_again():
     after = crf.decode(emissions, lengths)
     expected = crf.kbest(emissions, lengths, 1)[0][:, 0]
     assert torch.equal(after, expected) and not torch.equal(before, after)
-
-
-def test_the_compiled_step_reads_each_allowed_transition_once():
-    crf = _crf(30, with_end=True)
-    layout = crf._compiled_transitions(constrained=True)
-    allowed = torch.isfinite(crf.transitions + crf.trans_penalty)
-    assert len(layout.blocks) == int(allowed.sum()) < allowed.numel() / 3
-    assert sorted(layout.next_tags.tolist()) == list(range(crf.n_tags))
-    dense = crf._compiled_transitions(constrained=False)
-    assert len(dense.blocks) == crf.n_tags**2 and len(dense.next_at) == 2
