@@ -25,6 +25,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, DocBin, Span
 from spacy.training import Example
 
+from spacy_senna.corpora.readers import create_corpus_with_inputs
 from spacy_senna.models.senna_model import get_net
 from spacy_senna.pipeline.sequence_labeler import in_doc_offsets
 
@@ -60,21 +61,16 @@ def ensemble(paths: List[str]) -> Language:
     return nlps[0]
 
 
-def words_of(doc: Doc, vocab) -> Doc:
-    """The doc's words and sentence starts, nothing else."""
-    return Doc(
-        vocab,
-        words=[t.text for t in doc],
-        spaces=[bool(t.whitespace_) for t in doc],
-        sent_starts=[bool(t.is_sent_start) for t in doc],
-    )
+def _examples(nlp: Language, path: Path) -> List[Example]:
+    """The docs of `path` as examples whose predicted docs hold their words only
+    (`create_corpus_with_inputs`, as evaluate_open.py reads its test files)."""
+    return list(create_corpus_with_inputs(str(path), copy_attrs=[], gold_preproc=True)(nlp))
 
 
 def score(gold: Path, paths: List[str]) -> dict:
     """Entity P/R/F (percent) overall and per type of the ensemble on the gold docs."""
     nlp = ensemble(paths)
-    docs = list(DocBin().from_disk(gold).get_docs(nlp.vocab))
-    scores = nlp.evaluate([Example(words_of(doc, nlp.vocab), doc) for doc in docs])
+    scores = nlp.evaluate(_examples(nlp, gold))
     result = {k: round(100 * scores[k], 2) for k in ("ents_p", "ents_r", "ents_f")}
     result["per_type"] = {
         label: {k: round(100 * v, 2) for k, v in values.items()}
@@ -86,10 +82,11 @@ def score(gold: Path, paths: List[str]) -> dict:
 def label(words: Path, output: Path, paths: List[str]) -> int:
     """Write the docs of `words` with the ensemble's entities; the number written."""
     nlp = ensemble(paths)
-    docs = list(DocBin().from_disk(words).get_docs(nlp.vocab))
-    labelled = nlp.get_pipe("senna_ner").pipe((words_of(d, nlp.vocab) for d in docs))
+    examples = _examples(nlp, words)
+    labelled = nlp.get_pipe("senna_ner").pipe(eg.predicted for eg in examples)
     out, n = DocBin(store_user_data=True), 0
-    for doc, predicted in zip(docs, labelled):
+    for example, predicted in zip(examples, labelled):
+        doc = example.reference
         doc.ents = [Span(doc, e.start, e.end, label=e.label_) for e in predicted.ents]
         n += len(doc.ents)
         out.add(doc)
