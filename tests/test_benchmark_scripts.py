@@ -310,8 +310,10 @@ def test_pipe_speed_reads_the_words_of_a_docbin(tmp_path, load_script):
 def test_host_syncs_counts_the_calls_a_gpu_would_wait_for(load_script):
     from spacy_senna.layers import crf, crf_viterbi
     from spacy_senna.layers.transition_blocks import TransitionBlocks
+    from spacy_senna.pipeline import batching
 
     script = load_script(BENCHMARKS / "speed" / "host_syncs.py")
+    cpu_bound = batching.MAX_PREDICT_FLOATS
     pruned = TransitionBlocks._block_max_plus
     small = crf_viterbi.SMALL_VITERBI_FLOATS
     compiled = crf._decodes_compiled
@@ -320,10 +322,12 @@ def test_host_syncs_counts_the_calls_a_gpu_would_wait_for(load_script):
     gpu = script.count_host_syncs(str(bundled_path()), texts, batch_size=2, gpu_paths=True)
     assert cpu["batches"] == 2 and cpu["words"] == 15
     assert {"senna_tagger", "senna_srl"} <= set(cpu["per_component"])
+    assert cpu["operations"]["senna_srl"] > cpu["per_component"]["senna_srl"]
     # the CPU decodes compiled, reading the scores once: the GPU's torch decoder steps
     assert gpu["per_component"]["senna_tagger"] > cpu["per_component"]["senna_tagger"]
     assert TransitionBlocks._block_max_plus is pruned
     assert crf_viterbi.SMALL_VITERBI_FLOATS == small and crf._decodes_compiled is compiled
+    assert batching.MAX_PREDICT_FLOATS == cpu_bound
     assert any(line.startswith("layers/") for _, _, line in cpu["lines"])
 
 

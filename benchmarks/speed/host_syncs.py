@@ -10,7 +10,8 @@ that counts those calls per component and names the lines of spacy_senna that ma
 so the count a GPU run would pay is known before a GPU is lent. `--gpu-paths` decodes
 with the packed torch decoder a GPU takes (a CPU decodes compiled, reading the scores
 once), its transition blocks taking the dense max-plus step (the CPU's pruned step reads
-a bound per step), and keeps small decodes out of NumPy (a CPU-only path), so the counts
+a bound per step), keeps small decodes out of NumPy (a CPU-only path) and cuts a batch
+into calls as a GPU of 32 GB or more does (`batching.GPU_PREDICT_FLOATS`), so the counts
 are the GPU's.
 """
 
@@ -47,15 +48,19 @@ def _kind(func: Any, args: tuple) -> str | None:
 
 
 class HostSyncCounter(TorchFunctionMode):
-    """Counts (component, kind) and (component, kind, spacy_senna line) of waiting calls."""
+    """Counts (component, kind) and (component, kind, spacy_senna line) of waiting calls,
+    and each component's torch operations (calls of torch functions and tensor methods:
+    about the kernels a GPU would launch)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.component = "-"
         self.counts: Counter = Counter()
         self.lines: Counter = Counter()
+        self.operations: Counter = Counter()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.operations[self.component] += 1
         kind = _kind(func, args)
         if kind is not None:
             self.counts[(self.component, kind)] += 1
@@ -73,7 +78,8 @@ def _never(*_: Any) -> bool:
 def count_host_syncs(
     pipeline: str, texts: List[str], batch_size: int = 256, gpu_paths: bool = False
 ) -> Dict[str, Any]:
-    """{"batches", "words", "per_component": {name: count}, "counts", "lines"} for one pass,
+    """{"batches", "words", "per_component": {name: count}, "operations": {name: count},
+    "counts", "lines"} for one pass,
     on the CPU whatever device the process uses (under `spacy.require_gpu()` the pipeline
     would take the GPU's paths both times: the CPU's count would be the GPU's)."""
     torch.set_num_threads(1)
@@ -87,6 +93,10 @@ def _count(nlp: Any, texts: List[str], batch_size: int, gpu_paths: bool) -> Dict
     counter = HostSyncCounter()
     if gpu_paths:
         from spacy_senna.layers import crf, crf_viterbi, transition_blocks
+        from spacy_senna.pipeline import batching
+
+        cpu_bound = batching.MAX_PREDICT_FLOATS
+        batching.MAX_PREDICT_FLOATS = batching.GPU_PREDICT_FLOATS
 
         compiled = crf._decodes_compiled
         crf._decodes_compiled = _never  # a GPU decodes with the packed torch decoder
@@ -110,6 +120,7 @@ def _count(nlp: Any, texts: List[str], batch_size: int, gpu_paths: bool) -> Dict
             transition_blocks.TransitionBlocks._block_max_plus = pruned
             crf_viterbi.SMALL_VITERBI_FLOATS = small
             crf._decodes_compiled = compiled
+            batching.MAX_PREDICT_FLOATS = cpu_bound
     per_component: Counter = Counter()
     for (name, _), n in counter.counts.items():
         per_component[name] += n
@@ -117,6 +128,7 @@ def _count(nlp: Any, texts: List[str], batch_size: int, gpu_paths: bool) -> Dict
         "batches": -(-len(docs) // batch_size),
         "words": sum(len(doc) for doc in docs),
         "per_component": dict(per_component),
+        "operations": dict(counter.operations),
         "counts": counter.counts,
         "lines": counter.lines,
     }
@@ -138,9 +150,13 @@ def main() -> None:
     result = count_host_syncs(args.pipeline, texts, args.batch_size, args.gpu_paths)
     batches = result["batches"]
     print(f"{result['words']} words, {batches} batches of {args.batch_size} docs")
-    rows = [("component", "waiting calls", "per batch"), ("---", "---:", "---:")]
+    rows = [
+        ("component", "waiting calls", "per batch", "torch operations", "per batch"),
+        ("---", "---:", "---:", "---:", "---:"),
+    ]
     for name, n in result["per_component"].items():
-        rows.append((name, n, f"{n / batches:.0f}"))
+        operations = result["operations"].get(name, 0)
+        rows.append((name, n, f"{n / batches:.0f}", operations, f"{operations / batches:.0f}"))
     print(_table(rows))
     print("\nmost frequent lines:")
     for (name, kind, line), n in result["lines"].most_common(20):

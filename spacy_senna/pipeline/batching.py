@@ -1,28 +1,50 @@
 """How a batch of docs goes through a network and its decoder in bounded pieces.
 
 A component's rows are cut into model calls of bounded working memory (`bounded_batches`,
-MAX_PREDICT_FLOATS), so a long document or a doc with many predicates cannot exhaust
+`call_floats`), so a long document or a doc with many predicates cannot exhaust
 memory; the rows of consecutive calls are then decoded together (`decode_groups`,
 DECODE_FLOATS) in one packed Viterbi pass (`decode_calls`), one loop over positions for
 all their rows instead of one per call.
 """
 
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Tuple
+from functools import lru_cache
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 import numpy
+import torch
 from thinc.api import Model
 
 from ..models.senna_model import get_net
 from ..models.sequences import Sequences
 
-#: working floats one model call may hold while predicting, about rows x (longest row x
-#: per-token width + tags^2); a batch of docs is cut into model calls below it
+#: working floats one model call may hold while predicting on a CPU, about rows x (longest
+#: row x per-token width + tags^2); a batch of docs is cut into model calls below it
 MAX_PREDICT_FLOATS = 1 << 25
+
+#: the same on a GPU, where a sixteenth of the device's memory allows it: every call makes
+#: the host wait for the device a few times (reading lengths, paths), so a batch should
+#: be one call there (256 paragraphs' SRL rows: 31 calls within MAX_PREDICT_FLOATS, 2 here)
+GPU_PREDICT_FLOATS = 1 << 31
 
 #: scores (rows x tokens x tags) decoded in one Viterbi pass: consecutive model calls are
 #: decoded together up to it, and no further (a pass over more rows than the caches hold
 #: runs slower per row)
 DECODE_FLOATS = 1 << 21
+
+
+def call_floats(model: Model) -> int:
+    """The working floats one call of `model`'s network may hold: MAX_PREDICT_FLOATS on a
+    CPU (larger calls gain nothing there and cost memory), GPU_PREDICT_FLOATS on a GPU
+    that has 16 times that in bytes, a sixteenth of a smaller one's memory."""
+    device = next(get_net(model).parameters()).device
+    if device.type != "cuda":
+        return MAX_PREDICT_FLOATS
+    return max(MAX_PREDICT_FLOATS, min(GPU_PREDICT_FLOATS, _device_bytes(device.index) // 64))
+
+
+@lru_cache(maxsize=None)
+def _device_bytes(index: Optional[int]) -> int:
+    return torch.cuda.get_device_properties(index or 0).total_memory
 
 
 def row_cost(attrs: Dict[str, Any], n_tags: int, length: int) -> int:
@@ -45,16 +67,19 @@ def row_cost(attrs: Dict[str, Any], n_tags: int, length: int) -> int:
 
 
 def bounded_batches(
-    items: List[Tuple[int, Any]], shapes: List[Tuple[int, int]], cost: Callable[[int], int]
+    items: List[Tuple[int, Any]],
+    shapes: List[Tuple[int, int]],
+    cost: Callable[[int], int],
+    limit: int,
 ) -> Iterator[List[Tuple[int, Any]]]:
     """(doc index, item) groups in order, each of (rows, longest row) `shapes` within
-    MAX_PREDICT_FLOATS by `cost` (floats of a row of a given length); a group holds at
-    least one item."""
+    `limit` floats (`call_floats`) by `cost` (floats of a row of a given length); a group
+    holds at least one item."""
     batch: List[Tuple[int, Any]] = []
     n_rows = longest = 0
     for (d, item), (rows, length) in zip(items, shapes):
         grown_rows, grown_longest = n_rows + rows, max(longest, length)
-        if batch and grown_rows * cost(grown_longest) > MAX_PREDICT_FLOATS:
+        if batch and grown_rows * cost(grown_longest) > limit:
             yield batch
             batch, grown_rows, grown_longest = [], rows, length
         batch.append((d, item))

@@ -44,7 +44,7 @@ from ..syntax.parse_levels import (
     level_steps,
     position_classes,
 )
-from .batching import bounded_batches, decode_calls, decode_groups
+from .batching import bounded_batches, call_floats, decode_calls, decode_groups
 from .defaults import default_model_config
 from .rows import initialize_examples, same_tokens
 from .sentence_parses import HISTORY_KEY, LevelReader, SentenceParse
@@ -363,7 +363,7 @@ class SennaParser(BiluoTagSet, SequenceLabeler):
         encodings = kept_encodings(self.model)
         items = list(enumerate(active))
         shapes = [(1, len(parse.sentence)) for parse in active]
-        for batch in bounded_batches(items, shapes, self.row_cost):
+        for batch in bounded_batches(items, shapes, self.row_cost, call_floats(self.model)):
             yield batch, level_scores(self.model, reader.batch([p for _, p in batch]), encodings)
 
     def _decode(

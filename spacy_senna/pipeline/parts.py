@@ -2,7 +2,7 @@
 
 Each sentence is a row the network labels on its own (windows pad at its edges, the
 CRF path starts and ends there), so a doc whose sentences do not fit one model call
-(`batching.MAX_PREDICT_FLOATS`) is cut between sentences into `DocPart`s that each fit
+(`batching.call_floats`) is cut between sentences into `DocPart`s that each fit
 one. A part goes through the model as a copy of its tokens (`part_doc`), made when its
 call comes, with the span groups the features read; its rows are moved back to the
 doc's offsets (`in_doc_offsets`). So the working memory of a call, and the work per
@@ -55,18 +55,24 @@ class DocPart(NamedTuple):
         return len(self.bounds), max(end - start for start, end in self.bounds)
 
 
-def fits_one_call(shape: Tuple[int, int], cost: Callable[[int], int]) -> bool:
-    """Whether (rows, longest row) `shape` fits one model call by `cost`."""
-    return shape[0] * cost(shape[1]) <= batching.MAX_PREDICT_FLOATS
+def fits_one_call(shape: Tuple[int, int], cost: Callable[[int], int], limit: int) -> bool:
+    """Whether (rows, longest row) `shape` fits one model call of `limit` floats by `cost`."""
+    return shape[0] * cost(shape[1]) <= limit
 
 
 def doc_parts(
-    doc: Doc, bounds: List[Tuple[int, int]], cost: Callable[[int], int], span_keys: Sequence[str]
+    doc: Doc,
+    bounds: List[Tuple[int, int]],
+    cost: Callable[[int], int],
+    limit: int,
+    span_keys: Sequence[str],
 ) -> List[DocPart]:
-    """The doc's sentences `bounds` in runs that each fit one model call by `cost` (a
-    run holds at least one sentence), with the span groups `span_keys` the model reads."""
+    """The doc's sentences `bounds` in runs that each fit one model call of `limit` floats
+    by `cost` (a run holds at least one sentence), with the span groups `span_keys` the
+    model reads."""
     spans = {key: _span_arrays(doc, key) for key in span_keys if key in doc.spans}
-    runs = batching.bounded_batches(list(enumerate(bounds)), [(1, e - s) for s, e in bounds], cost)
+    shapes = [(1, e - s) for s, e in bounds]
+    runs = batching.bounded_batches(list(enumerate(bounds)), shapes, cost, limit)
     return [DocPart(doc, [sentence for _, sentence in run], spans) for run in runs]
 
 

@@ -33,7 +33,7 @@ from ..labels.annotations import TOKEN_ANNOTATIONS
 from ..models.senna_model import get_net
 from ..models.sequences import Sequences, sequence_bounds, sequence_bounds_of
 from ..runtime.threads import inference_lock, torch_threads
-from .batching import bounded_batches, decode_calls, decode_groups, row_cost
+from .batching import bounded_batches, call_floats, decode_calls, decode_groups, row_cost
 from .defaults import WORD_CAPS_FEATURES, default_model_config
 from .model_file import ChecksModelFile
 from .parts import DocPart, doc_parts, fits_one_call, in_doc_offsets, part_doc
@@ -251,7 +251,7 @@ class SequenceLabeler(ChecksModelFile, TrainablePipe):
         its parts (`parts.py`; not for a network that reads the whole doc's context)."""
         shape = (len(bounds), max((end - start for start, end in bounds), default=0))
         whole = self.model.attrs.get("doc_context") or len(bounds) < 2
-        if whole or fits_one_call(shape, self.row_cost):
+        if whole or fits_one_call(shape, self.row_cost, call_floats(self.model)):
             return [(doc, shape)]
         return [(part, part.shape) for part in self.doc_parts(doc, bounds)]
 
@@ -259,7 +259,7 @@ class SequenceLabeler(ChecksModelFile, TrainablePipe):
         """The doc's sentences `bounds` in parts that each fit one model call."""
         features = self.model.attrs["featurizer"].features.values()
         keys = [f.spans_key for f in features if getattr(f, "spans_key", None)]
-        return doc_parts(doc, bounds, self.row_cost, keys)
+        return doc_parts(doc, bounds, self.row_cost, call_floats(self.model), keys)
 
     def item_input(self, item: Any) -> Tuple[Any, int]:
         """What the model reads of an input item, and the doc offset of its first token."""
@@ -272,14 +272,14 @@ class SequenceLabeler(ChecksModelFile, TrainablePipe):
         return row_cost(self.model.attrs, len(self.tag_index), length)
 
     def input_batches(self, docs: List[Doc]) -> Iterator[List[Tuple[int, Any]]]:
-        """(doc index, item) groups in doc order, each within MAX_PREDICT_FLOATS (a group
-        holds at least one item)."""
+        """(doc index, item) groups in doc order, each within one call's floats
+        (`batching.call_floats`; a group holds at least one item)."""
         items, shapes = [], []
         for d, (doc, bounds) in enumerate(zip(docs, sequence_bounds_of(docs))):
             for item, shape in self.input_items(doc, bounds):
                 items.append((d, item))
                 shapes.append(shape)
-        return bounded_batches(items, shapes, self.row_cost)
+        return bounded_batches(items, shapes, self.row_cost, call_floats(self.model))
 
     def row_results(self, calls: List[Sequences]) -> List[Any]:
         """One result per row of the calls, in order: its best tag ids (Viterbi), as an

@@ -196,7 +196,7 @@ class SennaSRL(SpanLabeler):
         if not predicates:
             return [((doc, []), (0, 0))]
         shape = (len(bounds), max(end - start for start, end in bounds))
-        if fits_one_call(shape, self.row_cost):
+        if fits_one_call(shape, self.row_cost, batching.call_floats(self.model)):
             return self._chunks(doc, predicates, lengths, 0)
         items = []
         order = numpy.array(predicates)
@@ -214,7 +214,7 @@ class SennaSRL(SpanLabeler):
         if not predicates:
             return []
         longest = int(lengths[predicates].max())
-        size = max(1, batching.MAX_PREDICT_FLOATS // self.row_cost(longest))
+        size = max(1, batching.call_floats(self.model) // self.row_cost(longest))
         chunks = [predicates[i : i + size] for i in range(0, len(predicates), size)]
         return [
             ((source, [p - offset for p in chunk]), (len(chunk), int(lengths[chunk].max())))

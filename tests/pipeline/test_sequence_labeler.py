@@ -2,6 +2,7 @@
 
 import warnings
 from functools import partial
+from types import SimpleNamespace
 
 import numpy
 import pytest
@@ -88,10 +89,28 @@ def test_missing_input_warns_on_every_run_not_once_per_process(chunker_nlp):
     assert sum("reads token.tag_" in str(w.message) for w in caught) == 1
 
 
+def test_a_call_holds_more_rows_on_a_gpu_as_its_memory_allows(ner_nlp, monkeypatch):
+    """One call's bound: the CPU's on a CPU; on a GPU every call makes the host wait, so a
+    batch is one call where a sixteenth of the device's memory holds it."""
+    model = ner_nlp.get_pipe("senna_ner").model
+    assert batching.call_floats(model) == batching.MAX_PREDICT_FLOATS
+    weight_on_gpu = SimpleNamespace(device=torch.device("cuda", 0))
+    net_on_gpu = SimpleNamespace(parameters=lambda: iter([weight_on_gpu]))
+    monkeypatch.setattr(batching, "get_net", lambda _: net_on_gpu)
+    for memory, expected in [
+        (141 << 30, batching.GPU_PREDICT_FLOATS),
+        (4 << 30, (4 << 30) // 64),
+        (1 << 30, batching.MAX_PREDICT_FLOATS),
+    ]:
+        monkeypatch.setattr(batching, "_device_bytes", lambda _, m=memory: m)
+        assert batching.call_floats(model) == expected
+
+
 def test_bounded_model_calls_give_the_same_annotations(ner_nlp, monkeypatch):
     texts = [" ".join(long_words(n)) for n in (3, 40, 7, 120, 1)]
     whole = list(ner_nlp.pipe(texts, batch_size=10))
-    monkeypatch.setattr(batching, "MAX_PREDICT_FLOATS", 2000)  # one doc per call
+    for bound_name in ("MAX_PREDICT_FLOATS", "GPU_PREDICT_FLOATS"):  # one doc per call
+        monkeypatch.setattr(batching, bound_name, 2000)
     ner = ner_nlp.get_pipe("senna_ner")
     original = ner.input_batches
     calls = []
@@ -118,7 +137,7 @@ def test_a_doc_over_the_call_bound_is_labelled_in_bounded_calls_as_its_sentences
     component, request, monkeypatch
 ):
     """A doc whose sentences do not fit one model call goes through the network in
-    several calls, each within MAX_PREDICT_FLOATS, and every sentence gets the spans and
+    several calls, each within the call bound, and every sentence gets the spans and
     probabilities it gets labelled alone (a newline token inside one included)."""
     nlp = request.getfixturevalue("ner_nlp" if component == "senna_ner" else "chunker_nlp")
     labeler = nlp.get_pipe(component)
@@ -127,7 +146,8 @@ def test_a_doc_over_the_call_bound_is_labelled_in_bounded_calls_as_its_sentences
     words = [w for sentence in sentences for w in sentence]
     starts = [i == 0 for sentence in sentences for i in range(len(sentence))]
     bound = 3 * labeler.row_cost(45)  # three of the longest sentence
-    monkeypatch.setattr(batching, "MAX_PREDICT_FLOATS", bound)
+    for bound_name in ("MAX_PREDICT_FLOATS", "GPU_PREDICT_FLOATS"):
+        monkeypatch.setattr(batching, bound_name, bound)
 
     def tagged(words, sent_starts=None):
         return Doc(nlp.vocab, words=words, tags=["NNP"] * len(words), sent_starts=sent_starts)

@@ -11,7 +11,7 @@ import torch
 from spacy.lang.en import English
 from spacy.tokens import Doc, DocBin, Span
 from spacy.training import Example
-from spacy.util import make_tempdir
+from spacy.util import fix_random_seed, make_tempdir
 
 import spacy_senna  # noqa: F401
 from spacy_senna.corpora.readers import copy_inputs
@@ -89,6 +89,7 @@ MODELS = {
 
 @pytest.fixture(scope="module", params=sorted(MODELS))
 def trained(request, srl_reference_doc):
+    fix_random_seed(0)  # the same weights whatever ran before (the order of tests)
     nlp = English()
     nlp.add_pipe("senna_srl", config=MODELS[request.param])
     examples = make_examples(nlp, srl_reference_doc)
@@ -287,7 +288,8 @@ def test_a_doc_over_the_call_bound_is_labelled_in_parts_as_its_sentences_alone(
     starts = [i == 0 for sentence, _, _ in sentences for i in range(len(sentence))]
     offsets = numpy.cumsum([0] + [len(sentence) for sentence, _, _ in sentences])
     predicates = [p + offset for (_, _, frames), offset in zip(sentences, offsets) for p in frames]
-    monkeypatch.setattr(batching, "MAX_PREDICT_FLOATS", 2 * srl.row_cost(9))
+    for bound_name in ("MAX_PREDICT_FLOATS", "GPU_PREDICT_FLOATS"):
+        monkeypatch.setattr(batching, bound_name, 2 * srl.row_cost(9))
     read = []
 
     def recorded(model, pairs, train):
