@@ -10,7 +10,7 @@ path is all -1, its marginals are all 0 and its k-best scores are 0 (first) then
 The partition function is in `crf_partition`, decoding in `crf_viterbi`.
 """
 
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor, nn
@@ -68,7 +68,6 @@ class CRF(nn.Module):
         self.register_buffer("trans_penalty", torch.zeros(n_tags, n_tags))
         self.register_buffer("start_penalty", torch.zeros(n_tags))
         self.register_buffer("end_penalty", torch.zeros(n_tags))
-        self._blocks: Optional[Tuple[Tuple[Tensor, ...], TransitionBlocks]] = None
         self.set_constraints(allowed_transitions, allowed_start, allowed_end)
 
     def set_constraints(
@@ -98,13 +97,16 @@ class CRF(nn.Module):
             or torch.isinf(self.end_penalty).any()
         )
 
-    def _transition_blocks(self, transitions: Tensor) -> TransitionBlocks:
-        """The `TransitionBlocks` of `transitions`, kept while the matrix stays the same
-        (labelling decodes batch after batch with one matrix; training changes it)."""
-        return self._kept(
-            "_blocks",
-            (transitions,),
-            lambda: TransitionBlocks(transitions, torch.isfinite(transitions)),
+    def _transition_blocks(self, transitions: Tensor, constrained: bool = True) -> TransitionBlocks:
+        """The `TransitionBlocks` of `transitions` (this CRF's transition scores, with the
+        penalties when `constrained`, in their dtype), kept while the tensors they come from
+        stay the same (`kept_copy`: labelling decodes batch after batch with one matrix;
+        training and loading change it). No comparison of values, so no wait on a GPU."""
+        return kept_copy(
+            f"transition blocks, constrained={constrained}, {transitions.dtype}",
+            lambda *_: TransitionBlocks(transitions, torch.isfinite(transitions)),
+            self.transitions,
+            self.trans_penalty,
         )
 
     def _added_scores(self, constrained: bool) -> Tuple[Tensor, Optional[Tensor], Tensor]:
@@ -130,21 +132,6 @@ class CRF(nn.Module):
         sources = [self.transitions, self.start, self.trans_penalty, self.start_penalty]
         sources += [self.end_penalty] + ([] if self.end is None else [self.end])
         return kept_copy(f"compiled decoder, constrained={constrained}", layout, *sources)
-
-    def _kept(self, slot: str, key: Tuple[Tensor, ...], build: Callable[[], Any]) -> Any:
-        """What `build` makes of the tensors `key`, kept in `slot` with a copy of them and
-        made again when they change (same device, dtype and values, or not kept)."""
-        held = getattr(self, slot)
-        if held is not None:
-            kept, value = held
-            if len(kept) == len(key) and all(
-                a.device == b.device and a.dtype == b.dtype and torch.equal(a, b)
-                for a, b in zip(kept, key)
-            ):
-                return value
-        value = build()
-        setattr(self, slot, (tuple(t.detach().clone() for t in key), value))
-        return value
 
     # -- scores ---------------------------------------------------------------------------
 
@@ -355,7 +342,7 @@ class CRF(nn.Module):
             return compiled_decode(checked, self._compiled_transitions(constrained))
         with torch.no_grad():
             start, end, transitions = self._added_scores(constrained)
-            blocks = self._transition_blocks(transitions)
+            blocks = self._transition_blocks(transitions, constrained)
             packed = PackedChains.pack(checked, columns=blocks.order)
             if packed.batch_sizes:
                 packed.data[packed.step(0)] += blocks.reorder(start)
@@ -386,7 +373,7 @@ class CRF(nn.Module):
         with torch.no_grad():
             folded, transitions = self._folded(emissions, lengths, constrained)
             if k == 1:
-                blocks = self._transition_blocks(transitions)
+                blocks = self._transition_blocks(transitions, constrained)
                 packed = PackedChains.pack([(folded, lengths)], columns=blocks.order)
                 paths, scores = viterbi(packed, blocks, transitions)
                 return paths[:, None], scores[:, None]

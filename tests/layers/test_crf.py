@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from spacy_senna.labels.tags import allowed_transitions, biluo_labels
+from spacy_senna.layers import crf as crf_module
 from spacy_senna.layers import crf_viterbi
 from spacy_senna.layers.crf import CRF
 
@@ -395,3 +396,22 @@ def test_decoding_follows_transitions_changed_in_place():
     after = crf.decode_chunks([(emissions, lengths)])[0]
     assert torch.equal(after, fresh.decode_chunks([(emissions, lengths)])[0])
     assert not torch.equal(after, before)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_both_decoders_follow_transitions_changed_in_place(compiled, monkeypatch):
+    """What a decoder keeps of the transition scores (the packed decoder's blocks, the
+    compiled one's layout) is made again when an optimizer step or loaded weights write
+    them in place: the next decode reads the new scores."""
+    if not compiled:
+        monkeypatch.setattr(crf_module, "_decodes_compiled", lambda *_: False)
+    crf = CRF(2)
+    emissions, lengths = torch.zeros(1, 3, 2), torch.tensor([3])
+    with torch.no_grad():
+        crf.transitions.copy_(torch.tensor([[5.0, 0.0], [0.0, 0.0]]))
+        crf.start.copy_(torch.tensor([1.0, 0.0]))
+    assert crf.decode(emissions, lengths).tolist() == [[0, 0, 0]]
+    with torch.no_grad():
+        crf.transitions.copy_(torch.tensor([[0.0, 0.0], [0.0, 5.0]]))
+        crf.start.copy_(torch.tensor([0.0, 1.0]))
+    assert crf.decode(emissions, lengths).tolist() == [[1, 1, 1]]
