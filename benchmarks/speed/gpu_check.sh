@@ -7,7 +7,8 @@
 #    2b. the same with 8 processes sharing the GPU, and with 8 CPU processes;
 # 3. `spacy train --gpu-id 0` of configs/open/joint.cfg for 200 steps on TRAIN;
 # 4. `nlp.pipe` of en_senna over TEXT's lines, one CPU thread against the GPU, each in
-#    its own process (benchmarks/speed/pipe_speed.py), all four layers and the three without SRL.
+#    its own process (benchmarks/speed/pipe_speed.py), all four layers and the three without SRL;
+#    4b. the GPU at batches of 256, 1000 and 4096 docs (a model call holds a batch there).
 # Run from the repository root with spacy-senna and en_senna importable:
 #   benchmarks/speed/gpu_check.sh TEXT TRAIN OUT_DIR
 set -u
@@ -71,4 +72,10 @@ for layers in all three; do
     timeout 240 python3 benchmarks/speed/pipe_speed.py "$text" --gpu-id 0 "${exclude[@]}" \
         --against "$out/pipe-$layers-cpu.json" 2> "$out/pipe-$layers-gpu.err" | tail -n 2
     tail -n 2 "$out/pipe-$layers-gpu.err"
+done
+
+echo "== 4b. nlp.pipe on the GPU, all layers, batches of 256, 1000 (en_senna's, annotate's default) and 4096 docs"
+for size in 256 1000 4096; do
+    timeout 240 python3 benchmarks/speed/pipe_speed.py "$text" --gpu-id 0 --batch-size "$size" \
+        --against "$out/pipe-all-cpu.json" 2> "$out/pipe-batch-$size-gpu.err" | tail -n 1
 done
