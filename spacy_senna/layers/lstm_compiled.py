@@ -171,7 +171,8 @@ def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, gate_
 
     Each step adds every row's recurrent product four hidden units at a time (weight rows
     read once for all rows), then applies the gates with exp computed in vector loops
-    (`_exp_into`): sigmoid(x) = 1 / (1 + exp(-x)), tanh by `_tanh`."""
+    (`_exp_into`): sigmoid(x) = 1 / (1 + exp(-x)), tanh by `_tanh`; one loop per kind of
+    gate, so no loop branches on the gate it is in."""
     hidden = weight_hh_t.shape[0]
     width = weight_hh_t.shape[1]
     rows = sizes[0] if len(sizes) else 0
@@ -209,22 +210,27 @@ def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, gate_
                 for g in range(width):
                     gates[r, g] += weight_hh_t[k, g] * state
             k += 1
-        for r in range(n):
-            for g in range(width):  # gates: input, forget, cell (tanh), output
-                x = gates[r, g] + input_gates[start + r, gate_at + g]
+        for r in range(n):  # gates: input, forget (sigmoid), cell (tanh), output (sigmoid)
+            at = start + r
+            for g in range(2 * hidden):
+                arguments[g] = -(gates[r, g] + input_gates[at, gate_at + g])
+            for g in range(2 * hidden, 3 * hidden):
+                x = gates[r, g] + input_gates[at, gate_at + g]
                 gates[r, g] = x
-                cell_gate = 2 * hidden <= g < 3 * hidden
-                arguments[g] = (x + x if x >= 0 else -x - x) if cell_gate else -x
+                arguments[g] = abs(x) + abs(x)
+            for g in range(3 * hidden, width):
+                arguments[g] = -(gates[r, g] + input_gates[at, gate_at + g])
             _exp_into(arguments, exps, bits, scale, width)
-            for g in range(width):
-                if 2 * hidden <= g < 3 * hidden:
-                    gates[r, g] = _tanh(gates[r, g], exps[g])
-                else:
-                    gates[r, g] = one / (one + exps[g])
+            for g in range(2 * hidden):
+                gates[r, g] = one / (one + exps[g])
+            for g in range(2 * hidden, 3 * hidden):
+                gates[r, g] = _tanh(gates[r, g], exps[g])
+            for g in range(3 * hidden, width):
+                gates[r, g] = one / (one + exps[g])
             for k in range(hidden):
                 cell = gates[r, hidden + k] * c[r, k] + gates[r, k] * gates[r, 2 * hidden + k]
                 c[r, k] = cell
-                arguments[k] = cell + cell if cell >= 0 else -cell - cell
+                arguments[k] = abs(cell) + abs(cell)
             _exp_into(arguments, exps, bits, scale, hidden)
             for k in range(hidden):
                 h[r, k] = gates[r, 3 * hidden + k] * _tanh(c[r, k], exps[k])
