@@ -7,7 +7,10 @@ Each row's state is updated from its own previous state only, by the same operat
 whatever the other rows (the recurrent product accumulated over the hidden units in
 order, then the input gates), so a row's output does not depend on the other rows of its
 batch. The numbers differ from PyTorch's cell in rounding only (its sums run otherwise,
-and exp and tanh are Cephes' float32 functions here, as accurate as libm's).
+and exp and tanh are Cephes' float32 functions here, as accurate as libm's). The loops
+compile with NumPy's error model (a division by zero would give inf, not raise; the
+divisors here, 1 + exp(..), are at least 1), which lets sigmoid's and tanh's divisions
+run as vector operations: about a quarter of a step's time for three rows.
 """
 
 from typing import Tuple
@@ -125,7 +128,7 @@ def _float32_array_t(tensor: Tensor) -> numpy.ndarray:
 F32 = numpy.float32
 
 
-@njit(cache=True, nogil=True, fastmath=True)
+@njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
 def _exp_into(values, out, bits, scale, m):
     """out[i] = exp(values[i]) for i < m, as Cephes' expf computes it (x = n ln 2 + r, a
     degree-6 polynomial of r, 2**n written as its float32 bits into `bits`, which `scale`
@@ -147,7 +150,7 @@ def _exp_into(values, out, bits, scale, m):
         out[i] = out[i] * scale[i]
 
 
-@njit(cache=True, nogil=True, fastmath=True, inline="always")
+@njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
 def _tanh(x, exp_twice_abs):
     """tanh(x) given exp(2|x|), as Cephes' tanhf: an odd polynomial below |x| = 0.625,
     sign(x) (1 - 2 / (exp(2|x|) + 1)) above."""
@@ -163,7 +166,7 @@ def _tanh(x, exp_twice_abs):
     return large if x >= 0 else -large
 
 
-@njit(cache=True, nogil=True, fastmath=True)
+@njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
 def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, gate_at, out_at, out):
     """Fill `out`'s columns from `out_at` with the states of the packed rows (`sizes` rows
     at each step, starting at `offsets`; their input gates in `input_gates`' columns from
