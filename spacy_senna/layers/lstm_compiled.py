@@ -172,10 +172,10 @@ def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, gate_
     at each step, starting at `offsets`; their input gates in `input_gates`' columns from
     `gate_at`), the last step first when `reverse`; every row starts from zeros.
 
-    Each step adds every row's recurrent product four hidden units at a time (weight rows
-    read once for all rows), then applies the gates with exp computed in vector loops
-    (`_exp_into`): sigmoid(x) = 1 / (1 + exp(-x)), tanh by `_tanh`; one loop per kind of
-    gate, so no loop branches on the gate it is in."""
+    Each step adds every row's recurrent product four hidden units at a time, two rows at
+    a time (each weight read once per pair of rows), then applies the gates with exp
+    computed in vector loops (`_exp_into`): sigmoid(x) = 1 / (1 + exp(-x)), tanh by
+    `_tanh`; one loop per kind of gate, so no loop branches on the gate it is in."""
     hidden = weight_hh_t.shape[0]
     width = weight_hh_t.shape[1]
     rows = sizes[0] if len(sizes) else 0
@@ -196,8 +196,20 @@ def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, gate_
             for g in range(width):
                 gates[r, g] = bias_hh[g]
         k = 0
-        while k + 4 <= hidden:  # four weight rows at a time: a quarter of the gates' traffic
-            for r in range(n):
+        while k + 4 <= hidden:  # four weight rows at a time, for two rows of states at a time
+            r = 0
+            while r + 2 <= n:
+                a0, a1, a2, a3 = h[r, k], h[r, k + 1], h[r, k + 2], h[r, k + 3]
+                b0, b1, b2, b3 = h[r + 1, k], h[r + 1, k + 1], h[r + 1, k + 2], h[r + 1, k + 3]
+                for g in range(width):
+                    w0 = weight_hh_t[k, g]
+                    w1 = weight_hh_t[k + 1, g]
+                    w2 = weight_hh_t[k + 2, g]
+                    w3 = weight_hh_t[k + 3, g]
+                    gates[r, g] += w0 * a0 + w1 * a1 + w2 * a2 + w3 * a3
+                    gates[r + 1, g] += w0 * b0 + w1 * b1 + w2 * b2 + w3 * b3
+                r += 2
+            if r < n:
                 h0, h1, h2, h3 = h[r, k], h[r, k + 1], h[r, k + 2], h[r, k + 3]
                 for g in range(width):
                     gates[r, g] += (
