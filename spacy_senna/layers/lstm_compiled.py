@@ -24,9 +24,9 @@ from .kept_copies import kept_copy
 
 #: a batch whose rows (one doc's sentences, or its predicates) times the hidden width stay
 #: within this runs its recurrence compiled; more step through PyTorch's LSTM, whose matrix
-#: products win there (25 steps, one core: 100 units each way break even at 8 rows, 50 at
-#: about 20)
-COMPILED_MAX_CELLS = 800
+#: products win there (25 steps, one core, the eighteenth session's loops: 100 units each
+#: way break even at about 30 rows, 50 units past 48; 800 before them)
+COMPILED_MAX_CELLS = 2400
 
 
 def compiles(rows: int, hidden: int) -> bool:
