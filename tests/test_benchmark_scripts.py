@@ -353,3 +353,36 @@ def test_layer_flatness_times_each_layer_per_token_at_each_length(load_script):
     assert all(t > 0 for t in times.values())
     with pytest.raises(ValueError, match="fewer than"):
         script.layer_times(str(bundled_path()), "Too short.", [20], ["senna_ner"], rounds=1)
+
+
+def test_swap_ab_times_two_versions_of_an_attribute_and_restores_it(load_script, tmp_path):
+    from spacy_senna.layers import lstm_compiled
+
+    script = load_script(BENCHMARKS / "speed" / "swap_ab.py")
+    other = tmp_path / "other.py"
+    other.write_text("def recurrence(*args):\n    raise RuntimeError('the B copy ran')\n")
+    assert script.variant_value("800") == 800
+    assert script.variant_value(f"{other}:recurrence").__name__ == "recurrence"
+    texts = ["Angela Merkel visited Paris on Monday.", "He sold the old house."]
+    bound = lstm_compiled.COMPILED_MAX_CELLS
+    best = script.swap_ab(
+        texts,
+        "spacy_senna.layers.lstm_compiled",
+        "COMPILED_MAX_CELLS",
+        {"A": 0, "B": 2400},
+        rounds=1,
+        pipeline=str(bundled_path()),
+    )
+    assert set(best) == {"A", "B"} and all(seconds > 0 for seconds in best.values())
+    assert lstm_compiled.COMPILED_MAX_CELLS == bound
+    recurrence = lstm_compiled.recurrence
+    with pytest.raises(RuntimeError, match="the B copy ran"):  # the swapped function is called
+        script.swap_ab(
+            texts,
+            "spacy_senna.layers.lstm_compiled",
+            "recurrence",
+            {"A": recurrence, "B": script.variant_value(f"{other}:recurrence")},
+            rounds=1,
+            pipeline=str(bundled_path()),
+        )
+    assert lstm_compiled.recurrence is recurrence
