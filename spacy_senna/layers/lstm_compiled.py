@@ -7,10 +7,7 @@ Each row's state is updated from its own previous state only, by the same operat
 whatever the other rows (the recurrent product accumulated over the hidden units in
 order, then the input gates), so a row's output does not depend on the other rows of its
 batch. The numbers differ from PyTorch's cell in rounding only (its sums run otherwise,
-and exp and tanh are Cephes' float32 functions here, as accurate as libm's). The loops
-compile with NumPy's error model (a division by zero would give inf, not raise; the
-divisors here, 1 + exp(..), are at least 1), which lets sigmoid's and tanh's divisions
-run as vector operations: about a quarter of a step's time for three rows.
+and exp and tanh are Cephes' float32 functions here, as accurate as libm's).
 """
 
 from typing import Tuple
@@ -24,9 +21,9 @@ from .kept_copies import kept_copy
 
 #: a batch whose rows (one doc's sentences, or its predicates) times the hidden width stay
 #: within this runs its recurrence compiled; more step through PyTorch's LSTM, whose matrix
-#: products win there (25 steps, one core, the eighteenth session's loops: 100 units each
-#: way break even at about 30 rows, 50 units past 48; 800 before them)
-COMPILED_MAX_CELLS = 2400
+#: products win there (25 steps, one core: 100 units each way break even at 8 rows, 50 at
+#: about 20)
+COMPILED_MAX_CELLS = 800
 
 
 def compiles(rows: int, hidden: int) -> bool:
@@ -128,7 +125,7 @@ def _float32_array_t(tensor: Tensor) -> numpy.ndarray:
 F32 = numpy.float32
 
 
-@njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=True)
 def _exp_into(values, out, bits, scale, m):
     """out[i] = exp(values[i]) for i < m, as Cephes' expf computes it (x = n ln 2 + r, a
     degree-6 polynomial of r, 2**n written as its float32 bits into `bits`, which `scale`
@@ -150,7 +147,7 @@ def _exp_into(values, out, bits, scale, m):
         out[i] = out[i] * scale[i]
 
 
-@njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, fastmath=True, inline="always")
 def _tanh(x, exp_twice_abs):
     """tanh(x) given exp(2|x|), as Cephes' tanhf: an odd polynomial below |x| = 0.625,
     sign(x) (1 - 2 / (exp(2|x|) + 1)) above."""
@@ -166,16 +163,16 @@ def _tanh(x, exp_twice_abs):
     return large if x >= 0 else -large
 
 
-@njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=True)
 def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, gate_at, out_at, out):
     """Fill `out`'s columns from `out_at` with the states of the packed rows (`sizes` rows
     at each step, starting at `offsets`; their input gates in `input_gates`' columns from
     `gate_at`), the last step first when `reverse`; every row starts from zeros.
 
-    Each step adds every row's recurrent product four hidden units at a time, two rows at
-    a time (each weight read once per pair of rows), then applies the gates with exp
-    computed in vector loops (`_exp_into`): sigmoid(x) = 1 / (1 + exp(-x)), tanh by
-    `_tanh`; one loop per kind of gate, so no loop branches on the gate it is in."""
+    Each step adds every row's recurrent product four hidden units at a time (weight rows
+    read once for all rows), then applies the gates with exp computed in vector loops
+    (`_exp_into`): sigmoid(x) = 1 / (1 + exp(-x)), tanh by `_tanh`; one loop per kind of
+    gate, so no loop branches on the gate it is in."""
     hidden = weight_hh_t.shape[0]
     width = weight_hh_t.shape[1]
     rows = sizes[0] if len(sizes) else 0
@@ -196,20 +193,8 @@ def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, gate_
             for g in range(width):
                 gates[r, g] = bias_hh[g]
         k = 0
-        while k + 4 <= hidden:  # four weight rows at a time, for two rows of states at a time
-            r = 0
-            while r + 2 <= n:
-                a0, a1, a2, a3 = h[r, k], h[r, k + 1], h[r, k + 2], h[r, k + 3]
-                b0, b1, b2, b3 = h[r + 1, k], h[r + 1, k + 1], h[r + 1, k + 2], h[r + 1, k + 3]
-                for g in range(width):
-                    w0 = weight_hh_t[k, g]
-                    w1 = weight_hh_t[k + 1, g]
-                    w2 = weight_hh_t[k + 2, g]
-                    w3 = weight_hh_t[k + 3, g]
-                    gates[r, g] += w0 * a0 + w1 * a1 + w2 * a2 + w3 * a3
-                    gates[r + 1, g] += w0 * b0 + w1 * b1 + w2 * b2 + w3 * b3
-                r += 2
-            if r < n:
+        while k + 4 <= hidden:  # four weight rows at a time: a quarter of the gates' traffic
+            for r in range(n):
                 h0, h1, h2, h3 = h[r, k], h[r, k + 1], h[r, k + 2], h[r, k + 3]
                 for g in range(width):
                     gates[r, g] += (
