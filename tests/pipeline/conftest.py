@@ -7,6 +7,7 @@ from spacy.util import fix_random_seed
 
 import spacy_senna  # noqa: F401
 from spacy_senna.corpora.readers import copy_inputs
+from spacy_senna.pipeline import batching
 
 
 @pytest.fixture(scope="session")
@@ -41,3 +42,15 @@ def ner(train_span_labeler):
 @pytest.fixture(scope="session")
 def chunker(train_span_labeler):
     return train_span_labeler("senna_chunker", steps=80)
+
+
+@pytest.fixture
+def call_bound(monkeypatch):
+    """`call_bound(floats)`: every model call within `floats` working floats, on a CPU and
+    on a GPU alike (`batching.call_floats`), for this test only."""
+
+    def bound(floats: int) -> None:
+        for name in ("MAX_PREDICT_FLOATS", "GPU_PREDICT_FLOATS"):
+            monkeypatch.setattr(batching, name, floats)
+
+    return bound

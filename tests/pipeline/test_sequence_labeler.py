@@ -106,11 +106,10 @@ def test_a_call_holds_more_rows_on_a_gpu_as_its_memory_allows(ner_nlp, monkeypat
         assert batching.call_floats(model) == expected
 
 
-def test_bounded_model_calls_give_the_same_annotations(ner_nlp, monkeypatch):
+def test_bounded_model_calls_give_the_same_annotations(ner_nlp, monkeypatch, call_bound):
     texts = [" ".join(long_words(n)) for n in (3, 40, 7, 120, 1)]
     whole = list(ner_nlp.pipe(texts, batch_size=10))
-    for bound_name in ("MAX_PREDICT_FLOATS", "GPU_PREDICT_FLOATS"):  # one doc per call
-        monkeypatch.setattr(batching, bound_name, 2000)
+    call_bound(2000)  # one doc per call
     ner = ner_nlp.get_pipe("senna_ner")
     original = ner.input_batches
     calls = []
@@ -134,7 +133,7 @@ def test_bounded_model_calls_give_the_same_annotations(ner_nlp, monkeypatch):
 
 @pytest.mark.parametrize("component", ["senna_ner", "senna_chunker"])
 def test_a_doc_over_the_call_bound_is_labelled_in_bounded_calls_as_its_sentences_alone(
-    component, request, monkeypatch
+    component, request, call_bound
 ):
     """A doc whose sentences do not fit one model call goes through the network in
     several calls, each within the call bound, and every sentence gets the spans and
@@ -146,8 +145,7 @@ def test_a_doc_over_the_call_bound_is_labelled_in_bounded_calls_as_its_sentences
     words = [w for sentence in sentences for w in sentence]
     starts = [i == 0 for sentence in sentences for i in range(len(sentence))]
     bound = 3 * labeler.row_cost(45)  # three of the longest sentence
-    for bound_name in ("MAX_PREDICT_FLOATS", "GPU_PREDICT_FLOATS"):
-        monkeypatch.setattr(batching, bound_name, bound)
+    call_bound(bound)
 
     def tagged(words, sent_starts=None):
         return Doc(nlp.vocab, words=words, tags=["NNP"] * len(words), sent_starts=sent_starts)

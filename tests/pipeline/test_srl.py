@@ -18,7 +18,6 @@ from spacy_senna.corpora.readers import copy_inputs
 from spacy_senna.models import senna_model
 from spacy_senna.models.senna_model import get_net
 from spacy_senna.models.sequences import featurize_predicates
-from spacy_senna.pipeline import batching
 
 # words, POS, {predicate index: [(label, start, end), ...]} (V included, as in CoNLL-2005)
 SENTENCES = [
@@ -276,7 +275,7 @@ def test_a_sentence_of_300_tokens_gets_every_frame_and_batching_changes_nothing(
 
 
 def test_a_doc_over_the_call_bound_is_labelled_in_parts_as_its_sentences_alone(
-    trained, srl_frames_of, monkeypatch
+    trained, srl_frames_of, monkeypatch, call_bound
 ):
     """A doc whose sentences do not fit one model call is read in parts (each call
     featurizes a few of its sentences, not the whole doc), and every sentence gets the
@@ -288,8 +287,7 @@ def test_a_doc_over_the_call_bound_is_labelled_in_parts_as_its_sentences_alone(
     starts = [i == 0 for sentence, _, _ in sentences for i in range(len(sentence))]
     offsets = numpy.cumsum([0] + [len(sentence) for sentence, _, _ in sentences])
     predicates = [p + offset for (_, _, frames), offset in zip(sentences, offsets) for p in frames]
-    for bound_name in ("MAX_PREDICT_FLOATS", "GPU_PREDICT_FLOATS"):
-        monkeypatch.setattr(batching, bound_name, 2 * srl.row_cost(9))
+    call_bound(2 * srl.row_cost(9))
     read = []
 
     def recorded(model, pairs, train):
