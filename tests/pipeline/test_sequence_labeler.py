@@ -95,7 +95,7 @@ def test_a_call_holds_more_rows_on_a_gpu_as_its_memory_allows(ner_nlp, monkeypat
     model = ner_nlp.get_pipe("senna_ner").model
     assert batching.call_floats(model) == batching.MAX_PREDICT_FLOATS
     weight_on_gpu = SimpleNamespace(device=torch.device("cuda", 0))
-    net_on_gpu = SimpleNamespace(parameters=lambda: iter([weight_on_gpu]))
+    net_on_gpu = SimpleNamespace(criterion=SimpleNamespace(transitions=weight_on_gpu))
     monkeypatch.setattr(batching, "get_net", lambda _: net_on_gpu)
     for memory, expected in [
         (141 << 30, batching.GPU_PREDICT_FLOATS),
