@@ -62,7 +62,10 @@ class KeptEncodings:
                 where = [row_of[key] for key in keys]
             return self._encodings[torch.tensor(where, dtype=torch.long)]
 
+    @torch.inference_mode(False)
     def _keep(self, keys: list, encoded: Tensor) -> None:
+        # a plain tensor (not an inference one) even while labelling, so the store also
+        # grows in a later call made outside torch's inference mode (`model.predict`)
         used = len(self._row_of)
         if used + len(keys) > len(self._encodings):
             grown = encoded.new_empty(

@@ -25,7 +25,7 @@ from ..labels.tags import BiluoTagSet, Chunk, biluo_paths_to_chunks
 from ..layers.crf import CRF
 from ..models.senna_model import get_net
 from ..models.sequences import Sequences
-from ..runtime.threads import torch_threads
+from ..runtime.threads import labelling
 from .batching import decode_calls
 from .rows import Row, rows_per_doc
 from .sequence_labeler import SennaWarning, SequenceLabeler
@@ -125,7 +125,7 @@ class SpanLabeler(BiluoTagSet, SequenceLabeler):
         crf = get_net(self.model).criterion
         words = [words_only(doc, self.input_attrs)[0] for doc in docs]
         out: List[List[numpy.ndarray]] = [[] for _ in docs]
-        with torch_threads():
+        with labelling():
             for batch, scores in self.model_calls(words):
                 owners = [d for (d, _), rows in zip(batch, rows_per_doc(scores)) for _ in rows]
                 known, taken = [], {}
