@@ -2,20 +2,23 @@
 again (a character CNN's words: most of a short text's are known, and senna_words' CNN
 is read by two components per doc)."""
 
+from itertools import repeat
 from typing import Callable, Dict, Tuple
 
+import numpy
 import torch
 from torch import Tensor
 
 from ..runtime.threads import inference_lock
-from .lexicon import PADDING
 
 #: rows kept before the store starts again
 MAX_ROWS = 200_000
 
 
 class KeptEncodings:
-    """Row of ids (its real ids, trailing PADDING trimmed) -> its encoding, on the CPU.
+    """Row of ids -> its encoding, on the CPU. The rows of one store are all as wide (a
+    character CNN's rows: a word's characters, then PADDING to its fixed width), so a
+    row's bytes are its key.
 
     The encodings are exact copies of what `encode` gave, and an encoding does not depend
     on the other rows it was computed with, so a batch's outputs are unchanged. They are
@@ -48,19 +51,16 @@ class KeptEncodings:
             if weights != self._weights or len(self._row_of) + len(rows) > self.max_rows:
                 self.clear()
                 self._weights = weights
-            ids = rows.numpy()
-            lengths = (ids != PADDING).sum(axis=1).tolist()
-            keys = [row[:n].tobytes() for row, n in zip(ids, lengths)]
+            keys = _row_bytes(rows.numpy())
             row_of = self._row_of
-            where = [row_of.get(key, -1) for key in keys]
-            if -1 in where:
+            where = numpy.fromiter(map(row_of.get, keys, repeat(-1)), numpy.int64, len(keys))
+            if (where < 0).any():
                 new = {}
-                for i, at in enumerate(where):
-                    if at < 0:
-                        new.setdefault(keys[i], i)
+                for i in numpy.flatnonzero(where < 0).tolist():
+                    new.setdefault(keys[i], i)
                 self._keep(list(new), encode(rows[list(new.values())]))
-                where = [row_of[key] for key in keys]
-            return self._encodings[torch.tensor(where, dtype=torch.long)]
+                where = numpy.fromiter(map(row_of.__getitem__, keys), numpy.int64, len(keys))
+            return self._encodings[torch.from_numpy(where)]
 
     @torch.inference_mode(False)
     def _keep(self, keys: list, encoded: Tensor) -> None:
@@ -77,3 +77,10 @@ class KeptEncodings:
         self._encodings[used : used + len(keys)] = encoded
         for offset, key in enumerate(keys):
             self._row_of[key] = used + offset
+
+
+def _row_bytes(ids: numpy.ndarray) -> list:
+    """Each row's bytes, from one view of the rows as opaque records (no slice per row)."""
+    ids = numpy.ascontiguousarray(ids)
+    record = numpy.dtype((numpy.void, ids.shape[1] * ids.itemsize))
+    return ids.view(record).reshape(-1).tolist()
