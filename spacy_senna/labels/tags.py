@@ -151,7 +151,9 @@ def biluo_paths_to_chunks(
     if n < 0:
         raise ValueError(f"A path holds a tag id outside the {len(tags)} tags {tags[:5]}...")
     chunks: list[list[Chunk]] = [[] for _ in range(rows)]
-    for row, type_, start, end in found[:n].tolist():
+    # one list per column, not one per chunk: no short-lived container per chunk for the
+    # garbage collector to count
+    for row, type_, start, end in zip(*found[:n].T.tolist()):
         chunks[row].append((types[type_ - 1], start, end))
     return chunks
 

@@ -70,7 +70,7 @@ def _segment(docs: Sequence[Doc]) -> List[List[Tuple[int, int]]]:
     edges = numpy.flatnonzero(starts)
     ends = numpy.append(edges[1:], lengths.sum())  # each doc ends where the next one starts
     doc_of = numpy.searchsorted(offsets, edges, side="right") - 1
-    pairs = list(map(tuple, (numpy.stack([edges, ends], 1) - offsets[doc_of, None]).tolist()))
+    pairs = list(zip((edges - offsets[doc_of]).tolist(), (ends - offsets[doc_of]).tolist()))
     cuts = numpy.cumsum(numpy.bincount(doc_of, minlength=len(docs))).tolist()
     return [pairs[start:end] for start, end in zip([0, *cuts[:-1]], cuts)]
 
