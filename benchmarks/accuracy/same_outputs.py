@@ -17,6 +17,8 @@ difference between the probabilities.
 import argparse
 import hashlib
 import json
+import os
+import sys
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -104,6 +106,13 @@ def main() -> None:
     comparing.add_argument("second", type=Path)
     args = parser.parse_args()
     if args.command == "dump":
+        if not os.environ.get("PYTHONHASHSEED", "random").isdigit():
+            print(
+                "same_outputs.py: PYTHONHASHSEED is not fixed, so doc.to_bytes() differs from "
+                "run to run and the byte-identical counts will not match; set "
+                "PYTHONHASHSEED=0 for every dump (labels and probabilities compare either way)",
+                file=sys.stderr,
+            )
         dump(args.pipeline, args.texts, args.output, args.batch_size, args.enable, args.single)
         return
     result = compare(*(json.loads(p.read_text(encoding="utf8")) for p in (args.first, args.second)))
