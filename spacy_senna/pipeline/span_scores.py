@@ -59,17 +59,21 @@ class PendingScores:
 
     def __init__(self, component: RowProbabilities):
         self.component = component
+        #: per doc: its reference, its rows, and its groups' references with the bounds
+        #: of the rows each group holds
         self.entries: List[
-            Tuple[weakref.ref, List[RowChunks], List[Tuple[weakref.ref, slice]]]
+            Tuple[weakref.ref, List[RowChunks], List[weakref.ref], List[Tuple[int, int]]]
         ] = []
 
     def add(
         self, doc: Doc, rows: List[RowChunks], groups: List[Tuple["ScoredSpanGroup", slice]]
     ) -> None:
-        """Register a doc's rows and its groups, each with the rows it holds the spans of."""
-        self.entries.append(
-            (weakref.ref(doc), rows, [(weakref.ref(group), part) for group, part in groups])
-        )
+        """Register a doc's rows and its groups, each with the rows it holds the spans of.
+        The rows' bounds are kept as plain ints (tuples of ints the garbage collector
+        stops tracking; a batch registers thousands of groups)."""
+        refs = [weakref.ref(group) for group, _ in groups]
+        parts = [part.indices(len(rows))[:2] for _, part in groups]
+        self.entries.append((weakref.ref(doc), rows, refs, parts))
 
     def fill(self) -> None:
         """Compute and store the probabilities of every group still alive (holding the
@@ -85,15 +89,18 @@ class PendingScores:
             return
         docs = [doc for doc, _ in alive]
         per_row = self.component.row_probabilities(docs, [entry[1] for _, entry in alive])
-        for probabilities, (_, (_, _, groups)) in zip(per_row, alive):
-            for group_ref, part in groups:
+        for probabilities, (_, (_, _, refs, parts)) in zip(per_row, alive):
+            for group_ref, (start, stop) in zip(refs, parts):
                 group = group_ref()
                 if group is not None:
-                    group.set_scores(_concatenate(probabilities[part]))
+                    group.set_scores(_concatenate(probabilities[start:stop]))
 
 
 class ScoredSpanGroup(SpanGroup):
     """A span group whose `attrs["scores"]` is computed when its attrs are first read."""
+
+    # no instance dict: one object fewer per group for the garbage collector to track
+    __slots__ = ("_pending", "__weakref__")
 
     def __init__(
         self,
