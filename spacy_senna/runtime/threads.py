@@ -54,7 +54,7 @@ def torch_threads() -> Iterator[None]:
 def labelling() -> Iterator[None]:
     """Label in the block: the components' torch thread count, and torch's inference
     mode, which skips autograd's bookkeeping (version counters, view tracking) at every
-    operation: about 4% of a short text's time, where a call is many small operations.
+    operation: about 5% of a short text's time, where a call is many small operations.
     Tensors made here (a network's scores, weights' copies kept for labelling) cannot
     join a computation that records gradients later; training never reads them."""
     with torch_threads(), torch.inference_mode():
