@@ -9,6 +9,7 @@ from thinc.api import Model
 from torch import nn
 
 from ..layers.char_cnn import CharCNNSpec
+from ..runtime.last_call import LastCall
 from .base import Feature, word_form
 from .chars import CharFeature
 from .orth_ids import OrthIds
@@ -23,9 +24,13 @@ class Featurizer:
     lookup table per column come first, in declaration order, then those of the
     character features (one CNN each), then those of a shared word table (at most one
     `SharedWordsFeature`: the upstream senna_words component's columns).
+
+    `remember_last` keeps the ids of the last batch with its words, so the next
+    component that asks for the same docs' ids reads them (senna_words' featurizer,
+    which the tagger and then the chunker read for each doc).
     """
 
-    def __init__(self, features: Dict[str, Optional[Feature]]):
+    def __init__(self, features: Dict[str, Optional[Feature]], remember_last: bool = False):
         features = {name: _as_feature(f) for name, f in features.items() if f is not None}
         if not features:
             raise ValueError("A senna model needs at least one feature (e.g. 'word').")
@@ -48,6 +53,7 @@ class Featurizer:
         self._free = [f for f in self._tabled if f.context_free] + self._chars
         # orth -> ids of every context-free feature, in column order
         self._cache = OrthIds()
+        self._last = LastCall() if remember_last else None
 
     @property
     def widths(self) -> List[int]:
@@ -83,7 +89,7 @@ class Featurizer:
     def fit(self, docs: List[Doc], vocab=None) -> None:
         for feature in self.features.values():
             feature.fit(docs, vocab)
-        self._cache.clear()
+        self._forget()
 
     def initial_tables(self) -> List[Optional[numpy.ndarray]]:
         return [f.initial_table(col) for f in self._tabled for col in range(f.n_columns)]
@@ -156,6 +162,9 @@ class Featurizer:
         if not self._free or not docs:
             return [numpy.zeros((n, 0), dtype="int64") for n in lengths]
         orths = numpy.concatenate([doc.to_array(ORTH).reshape(-1) for doc in docs])
+        key = (orths.tobytes(), tuple(lengths))
+        if self._last is not None and (kept := self._last.get(key)) is not None:
+            return kept
         distinct, first, inverse = numpy.unique(orths, return_index=True, return_inverse=True)
         ends = numpy.cumsum(lengths)
 
@@ -167,14 +176,22 @@ class Featurizer:
             texts = [word_form(docs[d].vocab.strings[orth]) for orth, d in words]
             return [[i for f in self._free for i in f.text_ids(text)] for text in texts]
 
-        ids = self._cache.rows(distinct, text_ids)
-        return numpy.split(ids[inverse.reshape(-1)], ends[:-1])
+        ids = self._cache.rows(distinct, text_ids)[inverse.reshape(-1)]
+        ids.flags.writeable = False  # the pieces may be handed to the next caller too
+        pieces = numpy.split(ids, ends[:-1])
+        return self._last.keep(key, pieces) if self._last is not None else pieces
 
     def to_dict(self) -> dict:
         return {name: f.to_dict() for name, f in self.features.items()}
 
-    def from_dict(self, data: dict) -> None:
+    def _forget(self) -> None:
+        """Drop the words' kept ids (the features' dictionaries changed)."""
         self._cache.clear()
+        if self._last is not None:
+            self._last.clear()
+
+    def from_dict(self, data: dict) -> None:
+        self._forget()
         missing = set(self.features) - set(data)
         if missing:
             raise ValueError(

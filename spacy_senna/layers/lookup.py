@@ -8,6 +8,7 @@ import torch
 from torch import Tensor, nn
 from torch.nn.functional import embedding
 
+from ..runtime.last_call import LastCall
 from .char_cnn import CharCNN, CharCNNSpec
 
 
@@ -43,8 +44,12 @@ class FeatureLookup(nn.Module):
         keep_initial: Sequence[bool] = (),
         char_cnns: Sequence[CharCNNSpec] = (),
         shared: Union[Callable[[], "FeatureLookup"], "FeatureLookup", None] = None,
+        remember_last: bool = False,
     ):
         super().__init__()
+        if remember_last and shared is not None:
+            raise ValueError("A lookup that remembers its last call embeds its own columns only.")
+        self.last = LastCall() if remember_last else None
         if len(table_sizes) != len(widths):
             raise ValueError("FeatureLookup needs one width per table")
         self.tables = nn.ModuleList(nn.Embedding(n, w) for n, w in zip(table_sizes, widths))
@@ -99,6 +104,18 @@ class FeatureLookup(nn.Module):
             raise ValueError(
                 f"FeatureLookup expects {self.n_columns} feature columns, got {ids.shape[-1]}"
             )
+        if self.last is None or torch.is_grad_enabled() or ids.device.type != "cpu":
+            return self._embed(ids)
+        key = (
+            ids.numpy().tobytes(),
+            tuple(ids.shape),
+            tuple((p._version, p.data_ptr()) for p in self.parameters()),
+            torch.is_inference_mode_enabled(),
+        )
+        kept = self.last.get(key)
+        return kept if kept is not None else self.last.keep(key, self._embed(ids))
+
+    def _embed(self, ids: Tensor) -> Tensor:
         if not torch.is_grad_enabled():  # labelling: the lookups without a module call each
             parts = [embedding(ids[..., k], t.weight) for k, t in enumerate(self.tables)]
         else:

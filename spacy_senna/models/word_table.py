@@ -33,7 +33,11 @@ def build_word_table(features: Dict[str, Any]) -> Model[List[Doc], List[Doc]]:
         WORD_TABLE_NAME,
         _forward,
         init=_init,
-        attrs={"featurizer": Featurizer(features), "replace_listener": replace_listener},
+        attrs={
+            # several components read each doc's ids and embeddings in turn
+            "featurizer": Featurizer(features, remember_last=True),
+            "replace_listener": replace_listener,
+        },
     )
     return add_torch_shim(model, partial(_lookup, with_initial_tables=False))
 
@@ -51,6 +55,7 @@ def _lookup(model: Model, with_initial_tables: bool) -> FeatureLookup:
         initial_tables=featurizer.initial_tables() if with_initial_tables else None,
         keep_initial=featurizer.keep_initial,
         char_cnns=featurizer.char_cnns,
+        remember_last=True,
     )
 
 

@@ -11,6 +11,7 @@ from spacy.util import fix_random_seed, load_config, make_tempdir
 import spacy_senna  # noqa: F401
 from spacy_senna.corpora.readers import copy_inputs
 from spacy_senna.models.senna_model import get_net
+from spacy_senna.runtime.last_call import LastCall
 
 SHARED = {
     "features": {"word": None, "caps": None, "shared": {"@misc": "spacy-senna.SharedWords.v1"}}
@@ -99,6 +100,44 @@ def test_save_load_gives_identical_output_and_pipe_equals_call(joint, span_sente
             (e.start, e.end, e.label_) for e in piped.ents
         ]
     assert torch.equal(table_of(loaded).tables[0].weight, table_of(nlp).tables[0].weight)
+
+
+def test_the_second_listener_reads_the_ids_and_embeddings_the_first_made(
+    span_examples, monkeypatch
+):
+    nlp = joint_pipeline()
+    examples = span_examples(nlp)
+    nlp.initialize(lambda: examples)
+    table = table_of(nlp)
+    words = nlp.get_pipe("senna_words").model.attrs["featurizer"]._cache
+    made = {"ids": 0, "embeddings": 0}
+    embed, rows = type(table)._embed, words.rows
+
+    def embedding(self, ids):
+        made["embeddings"] += self is table
+        return embed(self, ids)
+
+    def ids(*args):
+        made["ids"] += 1
+        return rows(*args)
+
+    monkeypatch.setattr(type(table), "_embed", embedding)
+    monkeypatch.setattr(words, "rows", ids)
+    text = "Mary visited Berlin"  # not among the examples the tables were initialised on
+
+    def labelled(ids, embeddings):
+        made.update(ids=0, embeddings=0)
+        doc = nlp(text)
+        assert made == {"ids": ids, "embeddings": embeddings}
+        return [t.tag_ for t in doc], [(e.start, e.end, e.label_) for e in doc.ents]
+
+    before = labelled(ids=1, embeddings=1)  # the tagger's; the ner reads them
+    assert labelled(ids=0, embeddings=0) == before  # the same doc again: all kept
+    with torch.no_grad():
+        table.tables[0].weight.mul_(-1.0)  # new weights: the same ids, new embeddings
+    after = labelled(ids=0, embeddings=1)
+    monkeypatch.setattr(LastCall, "get", lambda self, key: None)  # nothing kept
+    assert labelled(ids=2, embeddings=2) == after
 
 
 def test_a_listener_without_senna_words_before_it_is_a_clear_error(span_examples):
