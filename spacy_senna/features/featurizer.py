@@ -165,20 +165,17 @@ class Featurizer:
         key = (orths.tobytes(), tuple(lengths))
         if self._last is not None and (kept := self._last.get(key)) is not None:
             return kept
-        distinct, first, inverse = numpy.unique(orths, return_index=True, return_inverse=True)
         ends = numpy.cumsum(lengths)
 
-        def text_ids(new: numpy.ndarray) -> List[List[int]]:
-            # each new word's text from the vocab of a doc that holds it
-            at = first[numpy.searchsorted(distinct, new)]
-            owners = numpy.searchsorted(ends, at, side="right").tolist()
-            words = zip(new.tolist(), owners)
-            texts = [word_form(docs[d].vocab.strings[orth]) for orth, d in words]
+        def text_ids(new: numpy.ndarray, first: numpy.ndarray) -> List[List[int]]:
+            # each new word's text from the vocab of the doc where it first occurs
+            owners = numpy.searchsorted(ends, first, side="right").tolist()
+            texts = [word_form(docs[d].vocab.strings[o]) for o, d in zip(new.tolist(), owners)]
             return [[i for f in self._free for i in f.text_ids(text)] for text in texts]
 
-        ids = self._cache.rows(distinct, text_ids)[inverse.reshape(-1)]
+        ids = self._cache.rows(orths, text_ids)
         ids.flags.writeable = False  # the pieces may be handed to the next caller too
-        pieces = numpy.split(ids, ends[:-1])
+        pieces = numpy.split(ids, ends[:-1]) if len(docs) > 1 else [ids]
         return self._last.keep(key, pieces) if self._last is not None else pieces
 
     def to_dict(self) -> dict:

@@ -11,11 +11,11 @@ MAX_WORDS = 500_000
 
 
 class OrthIds:
-    """orth -> one row of int64 ids, read for a whole batch's distinct orths at once.
+    """orth -> one row of int64 ids, read for a whole batch's tokens at once.
 
     The orths seen so far are kept sorted, each with the number of its row, so a batch is
-    one `searchsorted` and one gather; only orths never seen before go through `compute`
-    (one Python call each). New rows are appended to a buffer that doubles when full, and
+    one `searchsorted` and one gather (no sorting of the batch's own words unless some are
+    new); only orths never seen before go through `compute` (one Python call each). New rows are appended to a buffer that doubles when full, and
     only the sorted orths and row numbers (16 bytes a word) are copied to take new words
     in. Past `max_words` words the table starts again empty, so a long run over text with
     new words in every batch keeps both its memory and that copy bounded. Reads and
@@ -37,27 +37,28 @@ class OrthIds:
             self._rows = numpy.zeros((0, 0), dtype="int64")
 
     def rows(
-        self, orths: numpy.ndarray, compute: Callable[[numpy.ndarray], Sequence]
+        self, orths: numpy.ndarray, compute: Callable[[numpy.ndarray, numpy.ndarray], Sequence]
     ) -> numpy.ndarray:
-        """(len(orths), n_ids): the row of each of `orths` (distinct and sorted, as
-        `numpy.unique` gives them); `compute(new_orths)` gives the rows of the orths not
-        seen yet (an array of them), one sequence of ids each."""
+        """(len(orths), n_ids): the row of each of `orths` (a batch's tokens, repeats and
+        all); `compute(new, first)` gives the rows of the orths not seen yet (distinct and
+        sorted, with where each first occurs in `orths`), one sequence of ids each."""
         with inference_lock(self):
             return self._rows_of(orths.astype("uint64", copy=False), compute)
 
     def _rows_of(
-        self, orths: numpy.ndarray, compute: Callable[[numpy.ndarray], Sequence]
+        self, orths: numpy.ndarray, compute: Callable[[numpy.ndarray, numpy.ndarray], Sequence]
     ) -> numpy.ndarray:
         if len(self._orths) > self.max_words:
             self.clear()
         where = self._find(orths)
         missing = where < 0
         if missing.any():
-            new = orths[missing]
-            where[missing] = self._append(compute(new), len(new))
+            new, first = numpy.unique(orths[missing], return_index=True)
+            added = self._append(compute(new, numpy.flatnonzero(missing)[first]), len(new))
             at = numpy.searchsorted(self._orths, new)
             self._orths = numpy.insert(self._orths, at, new)
-            self._where = numpy.insert(self._where, at, where[missing])
+            self._where = numpy.insert(self._where, at, added)
+            where = self._find(orths)
         return self._rows[where]
 
     def _find(self, orths: numpy.ndarray) -> numpy.ndarray:

@@ -1,11 +1,11 @@
-"""OrthIds: a featurizer's per-word id rows, read for a batch's distinct words at once."""
+"""OrthIds: a featurizer's per-word id rows, read for a batch's tokens at once."""
 
 import numpy
 
 from spacy_senna.features.orth_ids import OrthIds
 
 
-def _rows_of(orths):
+def _rows_of(orths, first=None):
     return [[int(o) % 97, int(o) % 89] for o in orths.tolist()]
 
 
@@ -13,16 +13,17 @@ def test_rows_are_computed_once_per_orth_and_read_back_in_order():
     table = OrthIds()
     asked = []
 
-    def compute(orths):
-        asked.append(orths.tolist())
+    def compute(orths, first):
+        asked.append((orths.tolist(), first.tolist()))
         return _rows_of(orths)
 
     big = 2**64 - 5  # spaCy's orths are uint64 hashes, often past int64
-    first = numpy.array([3, 10, big], dtype="uint64")
+    first = numpy.array([10, 3, big, 3], dtype="uint64")  # a batch's tokens, in order
     assert table.rows(first, compute).tolist() == _rows_of(first)
-    second = numpy.array([1, 3, 7, big], dtype="uint64")  # two new ones among known ones
+    second = numpy.array([7, 3, big, 1, 7], dtype="uint64")  # two new ones among known ones
     assert table.rows(second, compute).tolist() == _rows_of(second)
-    assert asked == [[3, 10, big], [1, 7]]
+    # each new orth once, sorted, with where it first occurs in the batch
+    assert asked == [([3, 10, big], [1, 0, 2]), ([1, 7], [3, 0])]
     assert table.rows(second, compute).tolist() == _rows_of(second)
     assert len(asked) == 2 and len(table) == 5
     table.clear()
