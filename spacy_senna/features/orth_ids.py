@@ -14,12 +14,13 @@ class OrthIds:
     """orth -> one row of int64 ids, read for a whole batch's tokens at once.
 
     The orths seen so far are kept sorted, each with the number of its row, so a batch is
-    one `searchsorted` and one gather (no sorting of the batch's own words unless some are
-    new); only orths never seen before go through `compute` (one Python call each). New rows are appended to a buffer that doubles when full, and
-    only the sorted orths and row numbers (16 bytes a word) are copied to take new words
-    in. Past `max_words` words the table starts again empty, so a long run over text with
-    new words in every batch keeps both its memory and that copy bounded. Reads and
-    clears hold the table's lock: components in other threads share it (senna_words').
+    one `searchsorted` and one gather (the batch's own words are sorted only when some are
+    new); only orths never seen before go through `compute` (one Python call each). New
+    rows are appended to a buffer that doubles when full, and only the sorted orths and
+    row numbers (16 bytes a word) are copied to take new words in. Past `max_words` words
+    the table starts again empty, so a long run over text with new words in every batch
+    keeps both its memory and that copy bounded. Reads and clears hold the table's lock:
+    components in other threads share it (senna_words').
     """
 
     def __init__(self, max_words: int = MAX_WORDS) -> None:
