@@ -118,16 +118,22 @@ def packed_row_scores(
     the output layer, those two in `inference_dtype` when labelling (`precision.dense`);
     padding positions score 0."""
     sizes = batch_sizes.tolist()
+    # labelling skips the dropout modules (identities then): three module calls a call
+    drop = dropout if dropout.training else _identity
     for lstm in lstms:
-        out = dropout(out)
+        out = drop(out)
         if runs_compiled(out, lstm, sizes):
             out = compiled_bidirectional(lstm, out, sizes)
         else:
             out = lstm(PackedSequence(out, batch_sizes))[0].data
-    out = dropout(out)
+    out = drop(out)
     if hidden is not None:
-        out = dropout(dense(hidden, out, inference_dtype, hardtanh=True))
+        out = drop(dense(hidden, out, inference_dtype, hardtanh=True))
     scores = dense(output, out, inference_dtype)
     R, T = shape
     grid = scores.new_zeros(R * T, output.out_features).index_put((packed_cells,), scores)
     return grid.reshape(R, T, output.out_features)
+
+
+def _identity(x: Tensor) -> Tensor:
+    return x
