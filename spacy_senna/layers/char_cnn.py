@@ -68,7 +68,7 @@ class CharCNN(nn.Module):
             )
         rows = ids.reshape(-1, self.n_columns)
         if not torch.is_grad_enabled() and rows.device.type == "cpu":
-            encoded = self.kept.encodings(rows, self._encode_rows, self._weight_versions())
+            encoded = self.kept.encodings(rows, self._encode_rows, self.weight_versions())
             return encoded.reshape(*ids.shape[:-1], self.width)
         self.kept.clear()  # training: the weights are about to change
         return self._encode_rows(rows).reshape(*ids.shape[:-1], self.width)
@@ -81,7 +81,7 @@ class CharCNN(nn.Module):
         words, inverse = distinct_rows(rows[:, : int(used[-1]) + 1])
         return self.encode(words)[inverse]
 
-    def _weight_versions(self) -> tuple:
+    def weight_versions(self) -> tuple:
         """The version of every tensor an encoding reads (in-place changes move them)."""
         tensors = (self.embed.weight, self.conv.weight, self.conv.bias, self.padding)
         return tuple((t._version, t.data_ptr()) for t in tensors)

@@ -109,11 +109,17 @@ class FeatureLookup(nn.Module):
         key = (
             ids.numpy().tobytes(),
             tuple(ids.shape),
-            tuple((p._version, p.data_ptr()) for p in self.parameters()),
+            self._weight_versions(),
             torch.is_inference_mode_enabled(),
         )
         kept = self.last.get(key)
         return kept if kept is not None else self.last.keep(key, self._embed(ids))
+
+    def _weight_versions(self) -> tuple:
+        """The version of every tensor the output reads (in-place changes move them), named
+        directly: walking `parameters()` costs more than the rest of a kept call."""
+        tables = tuple((t.weight._version, t.weight.data_ptr()) for t in self.tables)
+        return tables + tuple(cnn.weight_versions() for cnn in self.chars)
 
     def _embed(self, ids: Tensor) -> Tensor:
         if not torch.is_grad_enabled():  # labelling: the lookups without a module call each
