@@ -143,7 +143,7 @@ class CRF(nn.Module):
         lengths = torch.as_tensor(lengths, device=emissions.device).long()
         if lengths.shape != (emissions.shape[0],):
             raise ValueError(f"lengths must be ({emissions.shape[0]},), got {tuple(lengths.shape)}")
-        if bool((lengths < 0).any()) or bool((lengths > emissions.shape[1]).any()):
+        if bool(((lengths < 0) | (lengths > emissions.shape[1])).any()):  # one host sync
             raise ValueError(f"lengths must lie in [0, {emissions.shape[1]}], got {lengths}")
         return lengths
 
