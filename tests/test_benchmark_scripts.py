@@ -331,6 +331,26 @@ def test_host_syncs_counts_the_calls_a_gpu_would_wait_for(load_script):
     assert any(line.startswith("layers/") for _, _, line in cpu["lines"])
 
 
+def test_swap_ab_swaps_a_class_attribute_named_with_dots(load_script):
+    from spacy_senna.runtime.last_call import LastCall
+
+    script = load_script(BENCHMARKS / "speed" / "swap_ab.py")
+    never = script.variant_value(f"{BENCHMARKS / 'speed' / 'ab_variants.py'}:nothing_kept")
+    kept = LastCall()
+    kept.keep("key", 1)
+    assert never(kept, "key") is None and kept.get("key") == 1
+    get = LastCall.get
+    best = script.swap_ab(
+        ["He sold the old house."],
+        "spacy_senna.runtime.last_call",
+        "LastCall.get",
+        {"A": get, "B": never},
+        rounds=1,
+        pipeline=str(bundled_path()),
+    )
+    assert set(best) == {"A", "B"} and LastCall.get is get
+
+
 def test_call_latency_times_one_doc_at_a_time(load_script):
     script = load_script(BENCHMARKS / "speed" / "call_latency.py")
     texts = ["Angela Merkel visited Paris on Monday.", "He sold the old house."]

@@ -7,6 +7,7 @@ usage: python benchmarks/speed/swap_ab.py TEXTS.txt MODULE ATTRIBUTE A B
 
 A and B are Python literals (`800`) or `FILE.py:NAME` (NAME from that file, run as a
 module of its own; a relative import of spacy_senna's layers must be written absolute).
+ATTRIBUTE and NAME may be dotted, naming a class's attribute (`LastCall.get`).
 Without `--pipe` each of the first `--docs` texts (one per line) is labelled by `nlp(text)`
 one at a time; with it, all of them go through `nlp.pipe` in batches of 256. Each
 variant keeps its best round; the ratio B / A is printed last (below 1: B is faster).
@@ -41,8 +42,14 @@ def variant_value(spec: str) -> Any:
             raise SystemExit(f"✘ cannot load {path}")
         module = importlib.util.module_from_spec(loaded)
         loaded.loader.exec_module(module)
-        return getattr(module, name)
+        return _resolve(module, name)
     return ast.literal_eval(spec)
+
+
+def _resolve(owner: Any, dotted: str) -> Any:
+    for part in dotted.split("."):
+        owner = getattr(owner, part)
+    return owner
 
 
 def swap_ab(
@@ -56,7 +63,10 @@ def swap_ab(
 ) -> Dict[str, float]:
     """Seconds of each variant's best round over `texts` (the attribute restored after)."""
     torch.set_num_threads(1)
+    owner_path, _, attribute = attribute.rpartition(".")
     target = importlib.import_module(module)
+    if owner_path:
+        target = _resolve(target, owner_path)
     original = getattr(target, attribute)
     nlp = spacy.load(pipeline)
 
