@@ -273,12 +273,15 @@ class SequenceLabeler(ChecksModelFile, TrainablePipe):
 
     def input_batches(self, docs: List[Doc]) -> Iterator[List[Tuple[int, Any]]]:
         """(doc index, item) groups in doc order, each within one call's floats
-        (`batching.call_floats`; a group holds at least one item)."""
+        (`batching.call_floats`; a group holds at least one item). An item with no row to
+        score (an empty doc, SRL's doc without a predicate) goes to no model call: its doc
+        gets the prediction of no rows."""
         items, shapes = [], []
         for d, (doc, bounds) in enumerate(zip(docs, sequence_bounds_of(docs))):
             for item, shape in self.input_items(doc, bounds):
-                items.append((d, item))
-                shapes.append(shape)
+                if shape[0]:
+                    items.append((d, item))
+                    shapes.append(shape)
         return bounded_batches(items, shapes, self.row_cost, call_floats(self.model))
 
     def row_results(self, calls: List[Sequences]) -> List[Any]:

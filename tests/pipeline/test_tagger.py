@@ -122,6 +122,24 @@ def test_empty_and_whitespace_and_unseen_words(nlp_and_losses):
     assert all(tags_of(doc))
 
 
+def test_a_doc_without_tokens_costs_no_network_call(nlp_and_losses, monkeypatch):
+    nlp, _ = nlp_and_losses
+    model = nlp.get_pipe("senna_tagger").model
+    calls = []
+    predict = type(model).predict
+
+    def counted(self, docs):
+        if self is model:
+            calls.append(len(docs))
+        return predict(self, docs)
+
+    monkeypatch.setattr(type(model), "predict", counted)
+    tagged = [tags_of(doc) for doc in nlp.pipe(["", "", "Eat blue ham"])]
+    assert tagged == [[], [], ["VB", "JJ", "NN"]]
+    assert tags_of(nlp("")) == []
+    assert calls == [1]  # the one doc with words, in one call
+
+
 def test_very_long_sentence(nlp_and_losses):
     nlp, _ = nlp_and_losses
     words = ["I", "like", "green", "eggs", "."] * 1000
