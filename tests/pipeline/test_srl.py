@@ -314,18 +314,9 @@ def test_a_tagged_doc_without_verbs_gets_no_frames_and_no_warning(trained, recwa
     assert not [w for w in recwarn if "senna" in str(w.message)]
 
 
-def test_docs_without_predicates_cost_no_network_call(trained, monkeypatch):
+def test_docs_without_predicates_cost_no_network_call(trained, network_calls):
     nlp, _ = trained
-    model = nlp.get_pipe("senna_srl").model
-    calls = []
-    predict = type(model).predict
-
-    def counted(self, inputs):
-        if self is model:
-            calls.append(len(inputs))
-        return predict(self, inputs)
-
-    monkeypatch.setattr(type(model), "predict", counted)
+    calls = network_calls(nlp.get_pipe("senna_srl").model)
     docs = [
         Doc(nlp.vocab, words=["The", "big", "dog", "."], tags=["DT", "JJ", "NN", "."]),
         Doc(nlp.vocab, words=[]),

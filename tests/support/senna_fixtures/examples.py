@@ -1,5 +1,5 @@
-"""Training examples (tags, chunks, entities, SRL frames) and a small trained senna pipeline
-(tagger -> chunker -> ner -> srl), saved to disk."""
+"""Training examples (tags, chunks, entities, SRL frames), a small trained senna pipeline
+(tagger -> chunker -> ner -> srl) saved to disk, and a count of a model's network calls."""
 
 from pathlib import Path
 
@@ -185,3 +185,23 @@ def pipeline_dir(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("pipeline") / "senna"
     nlp.to_disk(path)
     return path
+
+
+@pytest.fixture
+def network_calls(monkeypatch):
+    """`network_calls(model)`: a list that gets the number of inputs of each of `model`'s
+    `predict` calls from then on, to the end of the test."""
+
+    def watch(model):
+        calls = []
+        predict = type(model).predict
+
+        def counted(self, inputs):
+            if self is model:
+                calls.append(len(inputs))
+            return predict(self, inputs)
+
+        monkeypatch.setattr(type(model), "predict", counted)
+        return calls
+
+    return watch
