@@ -162,8 +162,8 @@ class Featurizer:
         if not self._free or not docs:
             return [numpy.zeros((n, 0), dtype="int64") for n in lengths]
         orths = numpy.concatenate([doc.to_array(ORTH).reshape(-1) for doc in docs])
-        key = (orths.tobytes(), tuple(lengths))
-        if self._last is not None and (kept := self._last.get(key)) is not None:
+        key = (orths.tobytes(), tuple(lengths)) if self._last is not None else None
+        if key is not None and (kept := self._last.get(key)) is not None:
             return kept
         ends = numpy.cumsum(lengths)
 
@@ -176,7 +176,7 @@ class Featurizer:
         ids = self._cache.rows(orths, text_ids)
         ids.flags.writeable = False  # the pieces may be handed to the next caller too
         pieces = numpy.split(ids, ends[:-1]) if len(docs) > 1 else [ids]
-        return self._last.keep(key, pieces) if self._last is not None else pieces
+        return self._last.keep(key, pieces) if key is not None else pieces
 
     def to_dict(self) -> dict:
         return {name: f.to_dict() for name, f in self.features.items()}

@@ -54,12 +54,14 @@ class OrthIds:
         where = self._find(orths)
         missing = where < 0
         if missing.any():
-            new, first = numpy.unique(orths[missing], return_index=True)
+            new, first, inverse = numpy.unique(
+                orths[missing], return_index=True, return_inverse=True
+            )
             added = self._append(compute(new, numpy.flatnonzero(missing)[first]), len(new))
+            where[missing] = added[inverse.reshape(-1)]
             at = numpy.searchsorted(self._orths, new)
             self._orths = numpy.insert(self._orths, at, new)
             self._where = numpy.insert(self._where, at, added)
-            where = self._find(orths)
         return self._rows[where]
 
     def _find(self, orths: numpy.ndarray) -> numpy.ndarray:

@@ -7,6 +7,7 @@ from typing import NamedTuple, Tuple
 import torch
 from torch import Tensor, nn
 
+from .kept_copies import versions
 from .kept_encodings import KeptEncodings
 from .lexicon import PADDING
 
@@ -83,8 +84,7 @@ class CharCNN(nn.Module):
 
     def weight_versions(self) -> tuple:
         """The version of every tensor an encoding reads (in-place changes move them)."""
-        tensors = (self.embed.weight, self.conv.weight, self.conv.bias, self.padding)
-        return tuple((t._version, t.data_ptr()) for t in tensors)
+        return versions((self.embed.weight, self.conv.weight, self.conv.bias, self.padding))
 
     def encode(self, words: Tensor) -> Tensor:
         """(n_words, width): the max-pooled convolution of each row of character ids."""

@@ -8,7 +8,7 @@ store is keyed by the first source's id, as tensors compare element by element; 
 goes when that tensor does."""
 
 import weakref
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Callable, Dict, Iterable, Tuple
 
 from torch import Tensor
 
@@ -17,15 +17,20 @@ from torch import Tensor
 _COPIES: Dict[Tuple[int, str], tuple] = {}
 
 
+def versions(tensors: Iterable[Tensor]) -> Tuple[Tuple[int, int], ...]:
+    """Each tensor's version and address: what moves when it changes in place or anew."""
+    return tuple((t._version, t.data_ptr()) for t in tensors)
+
+
 def kept_copy(purpose: str, make: Callable[..., Any], *sources: Tensor) -> Any:
     """`make(*sources)` (detached), made again only when a source's version or storage
     moved since; `purpose` names the kind of copy (one tensor may have several)."""
     first = sources[0]
     key = (id(first), purpose)
-    versions = tuple((t._version, t.data_ptr()) for t in sources)
+    moved = versions(sources)
     held = _COPIES.get(key)
-    if held is None or held[0]() is not first or held[1] != versions:
+    if held is None or held[0]() is not first or held[1] != moved:
         gone = weakref.ref(first, lambda _, at=key: _COPIES.pop(at, None))
-        held = (gone, versions, make(*(t.detach() for t in sources)))
+        held = (gone, moved, make(*(t.detach() for t in sources)))
         _COPIES[key] = held
     return held[2]

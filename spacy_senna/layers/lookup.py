@@ -10,6 +10,7 @@ from torch.nn.functional import embedding
 
 from ..runtime.last_call import LastCall
 from .char_cnn import CharCNN, CharCNNSpec
+from .kept_copies import versions
 
 
 class FeatureLookup(nn.Module):
@@ -118,7 +119,7 @@ class FeatureLookup(nn.Module):
     def _weight_versions(self) -> tuple:
         """The version of every tensor the output reads (in-place changes move them), named
         directly: walking `parameters()` costs more than the rest of a kept call."""
-        tables = tuple((t.weight._version, t.weight.data_ptr()) for t in self.tables)
+        tables = versions(t.weight for t in self.tables)
         return tables + tuple(cnn.weight_versions() for cnn in self.chars)
 
     def _embed(self, ids: Tensor) -> Tensor:
