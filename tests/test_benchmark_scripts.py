@@ -351,6 +351,22 @@ def test_swap_ab_swaps_a_class_attribute_named_with_dots(load_script):
     assert set(best) == {"A", "B"} and LastCall.get is get
 
 
+def test_product_regimes_names_the_row_counts_whose_calls_differ(load_script, monkeypatch):
+    import torch
+
+    script = load_script(BENCHMARKS / "accuracy" / "product_regimes.py")
+    linear = torch.nn.functional.linear
+
+    def other_numbers_in_calls_of_three_rows(rows, weight, bias=None):
+        out = linear(rows, weight, bias)
+        return out + 1e-3 if rows.shape[0] == 3 else out
+
+    monkeypatch.setattr(torch.nn.functional, "linear", other_numbers_in_calls_of_three_rows)
+    counts = script.differing_row_counts(8, 4, torch.float32, max_rows=6, reference_rows=50)
+    assert 3 in counts and all(1 <= count <= 6 for count in counts)
+    assert script.as_ranges([9, 1, 2, 3, 5]) == [(1, 3), (5, 5), (9, 9)]
+
+
 def test_call_latency_times_one_doc_at_a_time(load_script):
     script = load_script(BENCHMARKS / "speed" / "call_latency.py")
     texts = ["Angela Merkel visited Paris on Monday.", "He sold the old house."]
