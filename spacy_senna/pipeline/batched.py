@@ -9,6 +9,7 @@ from spacy import util
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 
+from ..runtime.collector import collector_paused
 from ..runtime.threads import inference_lock
 
 Annotate = Callable[[List[Doc]], None]
@@ -32,7 +33,7 @@ def annotate_stream(
     error_handler = component.get_error_handler()
     for docs in util.minibatch(stream, size=batch_size):
         try:
-            with inference_lock(component):
+            with inference_lock(component), collector_paused():
                 annotate(docs)
             yield from docs
         except Exception as e:

@@ -32,6 +32,7 @@ from thinc.api import Model, Optimizer, set_dropout_rate
 from ..labels.annotations import TOKEN_ANNOTATIONS
 from ..models.senna_model import get_net
 from ..models.sequences import Sequences, sequence_bounds, sequence_bounds_of
+from ..runtime.collector import collector_paused
 from ..runtime.threads import inference_lock, labelling, torch_threads
 from .batching import bounded_batches, call_floats, decode_calls, decode_groups, row_cost
 from .defaults import WORD_CAPS_FEATURES, default_model_config
@@ -204,7 +205,7 @@ class SequenceLabeler(ChecksModelFile, TrainablePipe):
         self._warned = set()
         for docs in minibatch(stream, size=batch_size):
             try:
-                with inference_lock(self), labelling():
+                with inference_lock(self), labelling(), collector_paused():
                     self.set_annotations(docs, self.predict(docs))
                 yield from docs
             except Exception as e:

@@ -21,6 +21,7 @@ import numpy
 from spacy.tokens import Doc, Span, SpanGroup
 
 from ..labels.tags import Chunk
+from ..runtime.collector import collector_paused
 from ..runtime.threads import inference_lock
 
 #: the values of a span labeler's `span_scores` setting, by name
@@ -77,8 +78,9 @@ class PendingScores:
 
     def fill(self) -> None:
         """Compute and store the probabilities of every group still alive (holding the
-        component's lock: its network and caches, as when it labels)."""
-        with inference_lock(self.component):
+        component's lock: its network and caches, and pausing the garbage collector, as
+        when it labels a batch)."""
+        with inference_lock(self.component), collector_paused():
             self._fill()
 
     def _fill(self) -> None:

@@ -1,5 +1,6 @@
 """The shared core: error handler, per-run warnings, bounded model calls, long documents."""
 
+import gc
 import warnings
 from functools import partial
 from types import SimpleNamespace
@@ -197,3 +198,28 @@ def test_span_probabilities_of_a_long_sequence_are_exact(component, request):
         as_long([index[("U-" if u else "L-") + s.label_] for s, u in zip(spans, one)]),
     )
     numpy.testing.assert_allclose(scores, torch.exp(exact).detach().cpu().numpy(), atol=1e-5)
+
+
+def test_pipe_pauses_the_collector_while_labelling_and_never_while_the_caller_runs(ner):
+    """The garbage collector is paused while a batch is labelled (runtime/collector.py)
+    and running whenever the caller's loop body runs."""
+    gc.enable()
+    nlp, _ = ner
+    component = nlp.get_pipe("senna_ner")
+    seen = []
+    predict = component.predict
+
+    def recording_predict(docs):
+        seen.append(gc.isenabled())
+        return predict(docs)
+
+    component.predict = recording_predict
+    try:
+        texts = [f"Alice met Bob{i} in Paris ." for i in range(6)]
+        for doc in nlp.pipe(texts, batch_size=2):
+            assert gc.isenabled(), "the caller's loop body ran with the collector paused"
+            assert len(doc)
+    finally:
+        del component.predict
+    assert seen == [False, False, False]
+    assert gc.isenabled()
