@@ -12,6 +12,7 @@ from thinc.util import to_numpy
 
 from ..layers.lexicon import UNKNOWN, Lexicon
 from .base import CAPS_VALUES, Feature, caps_value, normalize_word, word_tokens
+from .kept_columns import doc_column
 
 
 class WordFeature(Feature):
@@ -125,7 +126,7 @@ class AttrFeature(Feature):
         super().__init__([width])
         self.attr = attr
         # a string attribute with a Doc.to_array column (tag_ -> TAG): its ids are read
-        # from the column and cached per value, one dict lookup per token
+        # from the column, a batch at a time, and cached per value
         name = attr[:-1].upper()
         self._column: Optional[int] = IDS.get(name) if attr.endswith("_") else None
         self._ids_by_value: Dict[int, int] = {}
@@ -144,16 +145,33 @@ class AttrFeature(Feature):
         self._ids_by_value.clear()
 
     def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
+        return self.extract_docs([doc], train)[0]
+
+    def extract_docs(self, docs: Sequence[Doc], train: bool = False) -> List[numpy.ndarray]:
+        """Each doc's ids; with a column, its values read for the whole batch and each
+        distinct value's id looked up once (cached per value)."""
         lex = self.lexicons[0]
-        if self._column is None:
-            ids = [lex.get(self.token_strings(t)[0]) for t in doc]
-        else:
-            cache = self._ids_by_value
-            values = doc.to_array(self._column).tolist()
-            ids = [
-                cache[v] if v in cache else self._value_id(v, doc[i]) for i, v in enumerate(values)
+        if self._column is None or not docs:
+            return [
+                numpy.array(
+                    [lex.get(self.token_strings(t)[0]) for t in doc], dtype="int64"
+                ).reshape(-1, 1)
+                for doc in docs
             ]
-        return numpy.array(ids, dtype="int64").reshape(len(doc), 1)
+        arrays = [doc_column(doc, self._column) for doc in docs]
+        values = numpy.concatenate(arrays) if len(arrays) > 1 else arrays[0]
+        distinct, first, inverse = numpy.unique(values, return_index=True, return_inverse=True)
+        ends = numpy.cumsum([len(a) for a in arrays])
+        cache = self._ids_by_value
+        ids = []
+        for value, at in zip(distinct.tolist(), first.tolist()):
+            idx = cache.get(value)
+            if idx is None:
+                d = int(numpy.searchsorted(ends, at, side="right"))
+                idx = self._value_id(value, docs[d][at - (int(ends[d - 1]) if d else 0)])
+            ids.append(idx)
+        out = numpy.array(ids, dtype="int64")[inverse.reshape(-1)].reshape(-1, 1)
+        return numpy.split(out, ends[:-1]) if len(arrays) > 1 else [out]
 
     def _value_id(self, value: int, token: Token) -> int:
         """The id of a column value, from the string of a token that has it."""
@@ -176,19 +194,22 @@ class SpanTagFeature(Feature):
             raise ValueError("spacy-senna.SpanTagFeature.v1 needs a spans_key, e.g. 'pt0'")
         super().__init__([width])
         self.spans_key = spans_key
+        # label -> the ids of its S-, B-, I- and E- tags, until the dictionary changes
+        self._ids_by_label: Dict[str, Tuple[int, int, int, int]] = {}
 
     def doc_strings(self, doc: Doc) -> List[str]:
         """The IOBES tag of every token (S-/B-/I-/E-LABEL, or O)."""
-        tags = numpy.full(len(doc), "O", dtype=object)
+        tags = ["O"] * len(doc)
         self._set_tags(_spans_of(doc, self.spans_key), tags, _iobes)
-        return tags.tolist()
+        return tags
 
     @staticmethod
     def _set_tags(
-        spans: Iterable[Tuple[str, int, int]], out: numpy.ndarray, tags_of: Callable[[str], tuple]
+        spans: Iterable[Tuple[str, int, int]], out: list, tags_of: Callable[[str], tuple]
     ) -> None:
-        """Write the IOBES rule into `out`, span by span ((label, start, end) each):
-        `tags_of(label)` gives the (S, B, I, E) values of a label (asked once per label)."""
+        """Write the IOBES rule into the list `out`, span by span ((label, start, end)
+        each): `tags_of(label)` gives the (S, B, I, E) values of a label (asked once per
+        label). List slices, not array ones: a doc's spans are a few dozen."""
         by_label: Dict[str, tuple] = {}
         for label, start, end in spans:
             if label not in by_label:
@@ -198,7 +219,8 @@ class SpanTagFeature(Feature):
                 out[start] = single
                 continue
             out[start] = begin
-            out[start + 1 : end - 1] = inside
+            if end - start > 2:
+                out[start + 1 : end - 1] = [inside] * (end - start - 2)
             out[end - 1] = last
 
     def fit(self, docs: Iterable[Doc], vocab=None) -> None:
@@ -207,6 +229,11 @@ class SpanTagFeature(Feature):
             if self.spans_key in doc.spans:
                 counter.update(self.doc_strings(doc))
         self.lexicons[0] = Lexicon.from_counts(counter)
+        self._ids_by_label.clear()
+
+    def from_dict(self, data: dict) -> None:
+        super().from_dict(data)
+        self._ids_by_label.clear()
 
     def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
         """The ids of `doc_strings`, set span by span (four lookups per label, not one
@@ -218,10 +245,17 @@ class SpanTagFeature(Feature):
     def span_ids(self, n_tokens: int, spans: Iterable[Tuple[str, int, int]]) -> numpy.ndarray:
         """(n_tokens, 1): the ids `extract` gives a doc of `n_tokens` tokens whose span
         group holds `spans` ((label, start, end) each, not overlapping)."""
-        lex = self.lexicons[0]
-        ids = numpy.full(n_tokens, lex.get("O"), dtype="int64")
-        self._set_tags(spans, ids, lambda label: tuple(lex.get(tag) for tag in _iobes(label)))
-        return ids.reshape(n_tokens, 1)
+        ids = [self.lexicons[0].get("O")] * n_tokens
+        self._set_tags(spans, ids, self._label_ids)
+        return numpy.array(ids, dtype="int64").reshape(n_tokens, 1)
+
+    def _label_ids(self, label: str) -> Tuple[int, int, int, int]:
+        """The ids of a label's S-, B-, I- and E- tags."""
+        ids = self._ids_by_label.get(label)
+        if ids is None:
+            lex = self.lexicons[0]
+            ids = self._ids_by_label[label] = tuple(lex.get(tag) for tag in _iobes(label))
+        return ids
 
 
 def _spans_of(doc: Doc, key: str) -> Iterator[Tuple[str, int, int]]:

@@ -151,16 +151,16 @@ def flatten_windows(
     `half_window`, i.e. its row in the convolution output; 0 on padding).
     """
     n_cols = docs_ids[0].shape[1] if docs_ids else 0
-    lengths = [len(ids) for ids in docs_ids]
-    max_len = max(lengths, default=0)
+    lengths = numpy.array([len(ids) for ids in docs_ids], dtype="int64")
     pad = numpy.full((half_window, n_cols), PADDING, dtype="int64")
     blocks = [pad]
-    index = numpy.zeros((len(docs_ids), max_len), dtype="int64")
-    row = half_window
-    for b, ids in enumerate(docs_ids):
+    for ids in docs_ids:
         if len(ids):
             blocks.append(ids)
             blocks.append(pad)
-            index[b, : len(ids)] = numpy.arange(row, row + len(ids)) - half_window
-            row += len(ids) + half_window
+    # each sentence's first row (its centre row minus half_window), padding counted
+    spans = numpy.where(lengths > 0, lengths + half_window, 0)
+    first = numpy.cumsum(spans) - spans
+    steps = numpy.arange(int(lengths.max(initial=0)))
+    index = numpy.where(steps[None, :] < lengths[:, None], first[:, None] + steps[None, :], 0)
     return numpy.concatenate(blocks), index

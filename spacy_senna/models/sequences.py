@@ -14,6 +14,7 @@ from spacy.tokens import Doc
 from thinc.api import Model
 
 from ..features import Featurizer
+from ..features.kept_columns import doc_column
 from ..layers.window import flatten_windows
 
 
@@ -39,7 +40,7 @@ def sequence_bounds(doc: Doc) -> List[Tuple[int, int]]:
         return [(sent.start, sent.end) for sent in doc.sents]
     # Doc.sents, read from the SENT_START column at once (1 starts a sentence, -1 and 0
     # do not; no value after the first token: no boundaries), which is much faster
-    starts = doc.to_array(SENT_START)[1:]
+    starts = doc_column(doc, SENT_START)[1:]
     if not starts.any():
         return [(0, n)]
     edges = [0, *(numpy.flatnonzero(starts == 1) + 1).tolist(), n]
@@ -65,7 +66,7 @@ def _segment(docs: Sequence[Doc]) -> List[List[Tuple[int, int]]]:
         return []
     lengths = numpy.array([len(doc) for doc in docs])
     offsets = numpy.cumsum(lengths) - lengths
-    starts = numpy.concatenate([doc.to_array(SENT_START).reshape(-1) for doc in docs]) == 1
+    starts = numpy.concatenate([doc_column(doc, SENT_START).reshape(-1) for doc in docs]) == 1
     starts[offsets] = True  # a doc's first token starts its first sequence
     edges = numpy.flatnonzero(starts)
     ends = numpy.append(edges[1:], lengths.sum())  # each doc ends where the next one starts
@@ -241,6 +242,6 @@ def featurize_predicates(model: Model, pairs: Sequence[Tuple[Doc, List[int]]], t
         bounds.append(doc_bounds)
         predicates.append(list(doc_predicates))
     flat, index = flatten_windows(pieces, model.attrs["window_size"] // 2)
-    rows = torch.tensor([row_sentence, row_predicate, lengths], dtype=torch.long).reshape(3, -1)
+    rows = torch.from_numpy(numpy.array([row_sentence, row_predicate, lengths], dtype="int64"))
     tensors = (torch.from_numpy(flat), torch.from_numpy(index), rows[0], rows[1], rows[2])
     return tensors, bounds, predicates

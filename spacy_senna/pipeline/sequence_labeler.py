@@ -29,6 +29,7 @@ from spacy.util import minibatch
 from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer, set_dropout_rate
 
+from ..features.kept_columns import columns_kept
 from ..labels.annotations import TOKEN_ANNOTATIONS
 from ..models.senna_model import get_net
 from ..models.sequences import Sequences, sequence_bounds, sequence_bounds_of
@@ -193,7 +194,9 @@ class SequenceLabeler(ChecksModelFile, TrainablePipe):
         try:
             with inference_lock(self), labelling():
                 self._warned = set()
-                self.set_annotations([doc], self.predict([doc]))
+                with columns_kept():
+                    predictions = self.predict([doc])
+                self.set_annotations([doc], predictions)
             return doc
         except Exception as e:
             error_handler(self.name, self, [doc], e)
@@ -206,7 +209,9 @@ class SequenceLabeler(ChecksModelFile, TrainablePipe):
         for docs in minibatch(stream, size=batch_size):
             try:
                 with inference_lock(self), labelling(), collector_paused():
-                    self.set_annotations(docs, self.predict(docs))
+                    with columns_kept():
+                        predictions = self.predict(docs)
+                    self.set_annotations(docs, predictions)
                 yield from docs
             except Exception as e:
                 error_handler(self.name, self, docs, e)

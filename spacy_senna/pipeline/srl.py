@@ -20,6 +20,7 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
+from ..features.kept_columns import doc_column
 from ..labels.tags import Chunk, chunks_to_biluo
 from ..srl.frames import frame_key, frame_keys
 from . import batching
@@ -161,7 +162,7 @@ class SennaSRL(SpanLabeler):
             )
             return []
         prefix = self.cfg["predicate_tag_prefix"]
-        tags = doc.to_array(TAG)
+        tags = doc_column(doc, TAG)
         strings = doc.vocab.strings
         verbs = [tag for tag in numpy.unique(tags).tolist() if strings[tag].startswith(prefix)]
         return numpy.flatnonzero(numpy.isin(tags, verbs)).tolist()
