@@ -88,11 +88,6 @@ class Feature:
     def text_ids(self, text: str) -> List[int]:
         return [lex.get(v) for lex, v in zip(self.lexicons, self.text_strings(text))]
 
-    def extract_docs(self, docs: Sequence[Doc], train: bool = False) -> List[numpy.ndarray]:
-        """A contextual feature's `extract` of each doc of a batch (non-empty docs); a
-        feature may compute the whole batch at once."""
-        return [self.extract(doc, train) for doc in docs]
-
     def fit(self, docs: Iterable[Doc], vocab=None) -> None:
         """Build the dictionaries from training docs (and optionally `vocab.vectors`)."""
         counts = [Counter() for _ in self.widths]

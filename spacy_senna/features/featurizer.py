@@ -125,10 +125,9 @@ class Featurizer:
         per distinct word of the batch (the hot path of every component).
         """
         words = [doc for doc in docs if len(doc)]
-        contextual = [f.extract_docs(words, train) for f in self._tabled if not f.context_free]
         own = iter(
-            self._with_contextual(free, [ids[i] for ids in contextual])
-            for i, free in enumerate(self._extract_free(words))
+            self._with_contextual(doc, free, train)
+            for doc, free in zip(words, self._extract_free(words))
         )
         shared = iter(self.shared.extract_docs(words, train) if self.shared is not None else [])
         out = []
@@ -141,21 +140,17 @@ class Featurizer:
                 out.append(numpy.concatenate([next(own), next(shared)], axis=1))
         return out
 
-    def _with_contextual(
-        self, free: numpy.ndarray, contextual: List[numpy.ndarray]
-    ) -> numpy.ndarray:
-        """A doc's own columns: `free` (the context-free ones) with the `contextual` ones
-        (the contextual features' ids, in column order)."""
+    def _with_contextual(self, doc: Doc, free: numpy.ndarray, train: bool) -> numpy.ndarray:
+        """A doc's own columns: `free` (the context-free ones) with the contextual ones."""
         if self._all_context_free:
             return free
         blocks, col = [], 0
-        given = iter(contextual)
         for feature in self._tabled:
             if feature.context_free:
                 blocks.append(free[:, col : col + feature.n_columns])
                 col += feature.n_columns
             else:
-                blocks.append(next(given))
+                blocks.append(feature.extract(doc, train))
         if self._chars:
             blocks.append(free[:, col:])  # the character features' columns
         return numpy.concatenate(blocks, axis=1)

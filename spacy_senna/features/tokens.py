@@ -12,7 +12,6 @@ from thinc.util import to_numpy
 
 from ..layers.lexicon import UNKNOWN, Lexicon
 from .base import CAPS_VALUES, Feature, caps_value, normalize_word, word_tokens
-from .kept_columns import doc_column
 
 
 class WordFeature(Feature):
@@ -126,7 +125,7 @@ class AttrFeature(Feature):
         super().__init__([width])
         self.attr = attr
         # a string attribute with a Doc.to_array column (tag_ -> TAG): its ids are read
-        # from the column, a batch at a time, and cached per value
+        # from the column and cached per value, one dict lookup per token
         name = attr[:-1].upper()
         self._column: Optional[int] = IDS.get(name) if attr.endswith("_") else None
         self._ids_by_value: Dict[int, int] = {}
@@ -145,33 +144,16 @@ class AttrFeature(Feature):
         self._ids_by_value.clear()
 
     def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
-        return self.extract_docs([doc], train)[0]
-
-    def extract_docs(self, docs: Sequence[Doc], train: bool = False) -> List[numpy.ndarray]:
-        """Each doc's ids; with a column, its values read for the whole batch and each
-        distinct value's id looked up once (cached per value)."""
         lex = self.lexicons[0]
-        if self._column is None or not docs:
-            return [
-                numpy.array(
-                    [lex.get(self.token_strings(t)[0]) for t in doc], dtype="int64"
-                ).reshape(-1, 1)
-                for doc in docs
+        if self._column is None:
+            ids = [lex.get(self.token_strings(t)[0]) for t in doc]
+        else:
+            cache = self._ids_by_value
+            values = doc.to_array(self._column).tolist()
+            ids = [
+                cache[v] if v in cache else self._value_id(v, doc[i]) for i, v in enumerate(values)
             ]
-        arrays = [doc_column(doc, self._column) for doc in docs]
-        values = numpy.concatenate(arrays) if len(arrays) > 1 else arrays[0]
-        distinct, first, inverse = numpy.unique(values, return_index=True, return_inverse=True)
-        ends = numpy.cumsum([len(a) for a in arrays])
-        cache = self._ids_by_value
-        ids = []
-        for value, at in zip(distinct.tolist(), first.tolist()):
-            idx = cache.get(value)
-            if idx is None:
-                d = int(numpy.searchsorted(ends, at, side="right"))
-                idx = self._value_id(value, docs[d][at - (int(ends[d - 1]) if d else 0)])
-            ids.append(idx)
-        out = numpy.array(ids, dtype="int64")[inverse.reshape(-1)].reshape(-1, 1)
-        return numpy.split(out, ends[:-1]) if len(arrays) > 1 else [out]
+        return numpy.array(ids, dtype="int64").reshape(len(doc), 1)
 
     def _value_id(self, value: int, token: Token) -> int:
         """The id of a column value, from the string of a token that has it."""

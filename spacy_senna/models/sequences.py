@@ -14,7 +14,6 @@ from spacy.tokens import Doc
 from thinc.api import Model
 
 from ..features import Featurizer
-from ..features.kept_columns import doc_column
 from ..layers.window import flatten_windows
 
 
@@ -40,7 +39,7 @@ def sequence_bounds(doc: Doc) -> List[Tuple[int, int]]:
         return [(sent.start, sent.end) for sent in doc.sents]
     # Doc.sents, read from the SENT_START column at once (1 starts a sentence, -1 and 0
     # do not; no value after the first token: no boundaries), which is much faster
-    starts = doc_column(doc, SENT_START)[1:]
+    starts = doc.to_array(SENT_START)[1:]
     if not starts.any():
         return [(0, n)]
     edges = [0, *(numpy.flatnonzero(starts == 1) + 1).tolist(), n]
@@ -66,7 +65,7 @@ def _segment(docs: Sequence[Doc]) -> List[List[Tuple[int, int]]]:
         return []
     lengths = numpy.array([len(doc) for doc in docs])
     offsets = numpy.cumsum(lengths) - lengths
-    starts = numpy.concatenate([doc_column(doc, SENT_START).reshape(-1) for doc in docs]) == 1
+    starts = numpy.concatenate([doc.to_array(SENT_START).reshape(-1) for doc in docs]) == 1
     starts[offsets] = True  # a doc's first token starts its first sequence
     edges = numpy.flatnonzero(starts)
     ends = numpy.append(edges[1:], lengths.sum())  # each doc ends where the next one starts

@@ -29,7 +29,6 @@ from spacy.util import minibatch
 from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer, set_dropout_rate
 
-from ..features.kept_columns import columns_kept
 from ..labels.annotations import TOKEN_ANNOTATIONS
 from ..models.senna_model import get_net
 from ..models.sequences import Sequences, sequence_bounds, sequence_bounds_of
@@ -194,9 +193,7 @@ class SequenceLabeler(ChecksModelFile, TrainablePipe):
         try:
             with inference_lock(self), labelling():
                 self._warned = set()
-                with columns_kept():
-                    predictions = self.predict([doc])
-                self.set_annotations([doc], predictions)
+                self.set_annotations([doc], self.predict([doc]))
             return doc
         except Exception as e:
             error_handler(self.name, self, [doc], e)
@@ -209,9 +206,7 @@ class SequenceLabeler(ChecksModelFile, TrainablePipe):
         for docs in minibatch(stream, size=batch_size):
             try:
                 with inference_lock(self), labelling(), collector_paused():
-                    with columns_kept():
-                        predictions = self.predict(docs)
-                    self.set_annotations(docs, predictions)
+                    self.set_annotations(docs, self.predict(docs))
                 yield from docs
             except Exception as e:
                 error_handler(self.name, self, docs, e)

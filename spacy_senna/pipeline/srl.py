@@ -20,7 +20,6 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
-from ..features.kept_columns import doc_column
 from ..labels.tags import Chunk, chunks_to_biluo
 from ..srl.frames import frame_key, frame_keys
 from . import batching
@@ -162,7 +161,7 @@ class SennaSRL(SpanLabeler):
             )
             return []
         prefix = self.cfg["predicate_tag_prefix"]
-        tags = doc_column(doc, TAG)
+        tags = doc.to_array(TAG)
         strings = doc.vocab.strings
         verbs = [tag for tag in numpy.unique(tags).tolist() if strings[tag].startswith(prefix)]
         return numpy.flatnonzero(numpy.isin(tags, verbs)).tolist()
