@@ -367,36 +367,6 @@ def test_product_regimes_names_the_row_counts_whose_calls_differ(load_script, mo
     assert script.as_ranges([9, 1, 2, 3, 5]) == [(1, 3), (5, 5), (9, 9)]
 
 
-def test_collector_share_times_both_variants_and_restores_the_pause(load_script):
-    import spacy
-
-    from spacy_senna.pipeline import batched, sequence_labeler
-    from spacy_senna.runtime.collector import collector_paused
-
-    script = load_script(BENCHMARKS / "speed" / "collector_share.py")
-    nlp = spacy.load(bundled_path(), exclude=["senna_srl"])
-    texts = ["Angela Merkel visited Paris on Monday.", "He sold the old house."] * 3
-    results = script.compare(nlp, texts, rounds=2, batch_size=4)
-    assert set(results) == {"paused", "running"}
-    assert all(len(r["rounds"]) == 2 and r["best"] > 0 for r in results.values())
-    assert sequence_labeler.collector_paused is collector_paused
-    assert batched.collector_paused is collector_paused
-
-
-def test_compiled_forward_times_the_tagger_and_agrees_with_it(load_script):
-    import spacy
-
-    script = load_script(BENCHMARKS / "speed" / "compiled_forward.py")
-    nlp = spacy.load(bundled_path())
-    texts = ["Angela Merkel visited Paris on Monday.", "He sold the old house to them."]
-    result = script.compare(nlp, texts, rounds=1)
-    assert result["docs"] == 2 and result["words"] == 7.5
-    assert result["forward_us"] > result["lookup_us"] > 0 and result["compiled_us"] > 0
-    assert result["agree"] > 0.9
-    with pytest.raises(ValueError, match="No one-sentence text"):
-        script.compare(nlp, [], rounds=1)
-
-
 def test_call_latency_times_one_doc_at_a_time(load_script):
     script = load_script(BENCHMARKS / "speed" / "call_latency.py")
     texts = ["Angela Merkel visited Paris on Monday.", "He sold the old house."]
