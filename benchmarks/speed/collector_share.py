@@ -24,11 +24,12 @@ from typing import Dict, List
 import spacy
 import torch
 
-from spacy_senna.pipeline import batched, sequence_labeler
+from spacy_senna.pipeline import batched, sequence_labeler, span_scores
 from spacy_senna.runtime.collector import collector_paused
 
-#: the modules that pause the collector around a batch, by the name they call it by
-PAUSING_MODULES = (sequence_labeler, batched)
+#: every module that pauses the collector around a batch (and the lazy span probabilities'
+#: fill), by the name it calls it by
+PAUSING_MODULES = (sequence_labeler, batched, span_scores)
 
 
 class CollectorClock:
