@@ -3,13 +3,14 @@ span tag, each with one lookup table."""
 
 import warnings
 from collections import Counter
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import IDS
 from spacy.tokens import Doc, Token
 from thinc.util import to_numpy
 
+from ..labels.span_groups import span_bounds
 from ..layers.lexicon import UNKNOWN, Lexicon
 from .base import CAPS_VALUES, Feature, caps_value, normalize_word, word_tokens
 
@@ -182,7 +183,7 @@ class SpanTagFeature(Feature):
     def doc_strings(self, doc: Doc) -> List[str]:
         """The IOBES tag of every token (S-/B-/I-/E-LABEL, or O)."""
         tags = ["O"] * len(doc)
-        self._set_tags(_spans_of(doc, self.spans_key), tags, _iobes)
+        self._set_tags(span_bounds(doc, self.spans_key), tags, _iobes)
         return tags
 
     @staticmethod
@@ -222,7 +223,7 @@ class SpanTagFeature(Feature):
         per token)."""
         if self.spans_key not in doc.spans:
             return numpy.full((len(doc), 1), UNKNOWN, dtype="int64")
-        return self.span_ids(len(doc), _spans_of(doc, self.spans_key))
+        return self.span_ids(len(doc), span_bounds(doc, self.spans_key))
 
     def span_ids(self, n_tokens: int, spans: Iterable[Tuple[str, int, int]]) -> numpy.ndarray:
         """(n_tokens, 1): the ids `extract` gives a doc of `n_tokens` tokens whose span
@@ -238,11 +239,6 @@ class SpanTagFeature(Feature):
             lex = self.lexicons[0]
             ids = self._ids_by_label[label] = tuple(lex.get(tag) for tag in _iobes(label))
         return ids
-
-
-def _spans_of(doc: Doc, key: str) -> Iterator[Tuple[str, int, int]]:
-    """(label, start, end) of each span of `doc.spans[key]` (none when it is absent)."""
-    return ((span.label_, span.start, span.end) for span in doc.spans.get(key, []))
 
 
 def _iobes(label: str) -> Tuple[str, str, str, str]:

@@ -18,8 +18,9 @@ import weakref
 from typing import Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Union
 
 import numpy
-from spacy.tokens import Doc, Span, SpanGroup
+from spacy.tokens import Doc, SpanGroup
 
+from ..labels.span_groups import BoundsSpanGroup
 from ..labels.tags import Chunk
 from ..runtime.collector import collector_paused
 from ..runtime.threads import inference_lock
@@ -98,21 +99,21 @@ class PendingScores:
                     group.set_scores(_concatenate(probabilities[start:stop]))
 
 
-class ScoredSpanGroup(SpanGroup):
+class ScoredSpanGroup(BoundsSpanGroup):
     """A span group whose `attrs["scores"]` is computed when its attrs are first read."""
 
     # no instance dict: one object fewer per group for the garbage collector to track
-    __slots__ = ("_pending", "__weakref__")
+    __slots__ = ("_pending",)
 
     def __init__(
         self,
         doc: Doc,
         *,
-        spans: Sequence[Span],
+        bounds: Sequence[Chunk],
         pending: Optional[PendingScores],
         attrs: Optional[Dict] = None,
     ):
-        super().__init__(doc, spans=spans, attrs=attrs or {})
+        super().__init__(doc, bounds=bounds, attrs=attrs)
         self._pending = pending
 
     @property

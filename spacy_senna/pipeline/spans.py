@@ -21,6 +21,7 @@ from spacy.util import filter_spans
 from spacy.vocab import Vocab
 from thinc.api import Model
 
+from ..labels.span_groups import BoundsSpanGroup
 from ..labels.tags import BiluoTagSet, Chunk, biluo_paths_to_chunks
 from ..layers.crf import CRF
 from ..models.senna_model import get_net
@@ -105,10 +106,9 @@ class SpanLabeler(BiluoTagSet, SequenceLabeler):
         """A span group of `chunks` (with `attrs`): with their probabilities in
         `attrs["scores"]`, or computed there when first read (`pending`), or none
         (`span_scores` off)."""
-        spans = [Span(doc, start, end, label=label) for label, start, end in chunks]
         if pending is not None:
-            return ScoredSpanGroup(doc, spans=spans, pending=pending, attrs=attrs)
-        group = SpanGroup(doc, spans=spans, attrs=attrs or {})
+            return ScoredSpanGroup(doc, bounds=chunks, pending=pending, attrs=attrs)
+        group = BoundsSpanGroup(doc, bounds=chunks, attrs=attrs)
         if probs is not None and self.scores_mode != "off":
             group.attrs["scores"] = numpy.asarray(probs, dtype="float32")
         return group
