@@ -70,3 +70,17 @@ def test_new_transitions_are_compiled_again():
     after = crf.decode(emissions, lengths)
     expected = crf.kbest(emissions, lengths, 1)[0][:, 0]
     assert torch.equal(after, expected) and not torch.equal(before, after)
+
+
+@pytest.mark.parametrize("n_labels,blocked", [(3, False), (30, True)])
+def test_a_large_constrained_crf_decodes_its_allowed_transitions_only(n_labels, blocked):
+    """121 BILUO tags decode from blocks and edges (the test above compares their paths);
+    13 tags, or no constraint, decode densely."""
+    crf = _crf(n_labels, True)
+    assert (crf._compiled_transitions(True).blocks is not None) is blocked
+    assert crf._compiled_transitions(False).blocks is None
+    if blocked:
+        blocks = crf._compiled_transitions(True).blocks
+        allowed = torch.isfinite(crf.trans_penalty).sum().item()
+        kept = len(blocks.edge_sources) + int(torch.isfinite(torch.tensor(blocks.weights)).sum())
+        assert kept == allowed < crf.n_tags**2 / 3
