@@ -147,7 +147,32 @@ def _exp_into(values, out, bits, scale, m):
         out[i] = out[i] * scale[i]
 
 
-@njit(cache=True, nogil=True, fastmath=True, inline="always")
+#: the gates' functions' compiler settings: fast-math but for approximate reciprocals (each
+#: division is the exact one), and no Python zero-division check, whose branch kept every
+#: division a scalar one; their loops run as vector operations, to the same numbers
+EXACT_DIVISIONS = {
+    "cache": True,
+    "nogil": True,
+    "fastmath": {"nnan", "ninf", "nsz", "contract", "afn", "reassoc"},
+    "error_model": "numpy",
+}
+
+
+@njit(**EXACT_DIVISIONS)
+def _sigmoids(exps, out, low, high):
+    """out[g] = 1 / (1 + exps[g]) for low <= g < high: sigmoid(x) where exps[g] = exp(-x)."""
+    for g in range(low, high):
+        out[g] = F32(1.0) / (F32(1.0) + exps[g])
+
+
+@njit(**EXACT_DIVISIONS)
+def _tanhs(values, exps, out, low, high):
+    """out[g] = tanh(values[g]) for low <= g < high, where exps[g] = exp(2 |values[g]|)."""
+    for g in range(low, high):
+        out[g] = _tanh(values[g], exps[g])
+
+
+@njit(**EXACT_DIVISIONS, inline="always")
 def _tanh(x, exp_twice_abs):
     """tanh(x) given exp(2|x|), as Cephes' tanhf: an odd polynomial below |x| = 0.625,
     sign(x) (1 - 2 / (exp(2|x|) + 1)) above."""
@@ -183,7 +208,7 @@ def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, gate_
     exps = numpy.empty(width, dtype=F32)
     bits = numpy.empty(width, dtype=numpy.int32)
     scale = bits.view(F32)
-    one = F32(1.0)
+    cells = numpy.empty(hidden, dtype=F32)  # tanh of each unit's cell
     n_steps = len(sizes)
     for s in range(n_steps):
         step = n_steps - 1 - s if reverse else s
@@ -221,17 +246,16 @@ def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, gate_
             for g in range(3 * hidden, width):
                 arguments[g] = -(gates[r, g] + input_gates[at, gate_at + g])
             _exp_into(arguments, exps, bits, scale, width)
-            for g in range(2 * hidden):
-                gates[r, g] = one / (one + exps[g])
-            for g in range(2 * hidden, 3 * hidden):
-                gates[r, g] = _tanh(gates[r, g], exps[g])
-            for g in range(3 * hidden, width):
-                gates[r, g] = one / (one + exps[g])
+            row = gates[r]
+            _sigmoids(exps, row, 0, 2 * hidden)
+            _tanhs(row, exps, row, 2 * hidden, 3 * hidden)
+            _sigmoids(exps, row, 3 * hidden, width)
             for k in range(hidden):
                 cell = gates[r, hidden + k] * c[r, k] + gates[r, k] * gates[r, 2 * hidden + k]
                 c[r, k] = cell
                 arguments[k] = abs(cell) + abs(cell)
             _exp_into(arguments, exps, bits, scale, hidden)
+            _tanhs(c[r], exps, cells, 0, hidden)
             for k in range(hidden):
-                h[r, k] = gates[r, 3 * hidden + k] * _tanh(c[r, k], exps[k])
+                h[r, k] = gates[r, 3 * hidden + k] * cells[k]
                 out[start + r, out_at + k] = h[r, k]
