@@ -27,6 +27,7 @@ import torch
 from numba import njit
 from torch import Tensor, nn
 
+from . import lstm_compiled
 from .kept_copies import kept_copy
 from .lstm_compiled import both_directions, compiled_both_directions, compiles
 
@@ -78,7 +79,11 @@ def factored_first_layer(
     )
     gates = torch.from_numpy(gates)
     sizes = batch_sizes.tolist()
-    if sizes and compiles(sizes[0], lstm.hidden_size) and gates.dtype == torch.float32:
+    if (
+        sizes
+        and compiles(sizes[0], lstm.hidden_size, lstm_compiled.STEP_LOOP_MAX_CELLS)
+        and gates.dtype == torch.float32
+    ):
         return compiled_both_directions(lstm, gates, sizes)
     return both_directions(lstm_direction, lstm, gates, sizes)
 

@@ -6,6 +6,7 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence
 
+from spacy_senna.layers import factored_rows, lstm_compiled
 from spacy_senna.layers.factored_rows import factored_first_layer, lstm_direction
 from spacy_senna.layers.lstm_compiled import both_directions, compiled_both_directions
 from spacy_senna.layers.predicate_rows import distance_table, row_inputs
@@ -71,3 +72,35 @@ def test_the_compiled_recurrence_computes_the_torch_cell_steps():
     # a row's states do not depend on the other rows of its batch
     alone = compiled_both_directions(lstm, gates[[0, 3, 6, 8, 10]], [1] * 5)
     assert torch.equal(alone, compiled[[0, 3, 6, 8, 10]])
+
+
+@pytest.mark.parametrize("extra_rows,compiled", [(0, True), (1, False)])
+def test_the_first_layer_runs_compiled_up_to_the_step_loops_bound(
+    monkeypatch, extra_rows, compiled
+):
+    """Rows x units within `STEP_LOOP_MAX_CELLS` run the compiled recurrence; more run
+    PyTorch's cell step by step (both give the LSTM's output)."""
+    torch.manual_seed(0)
+    hidden, width = 50, 4
+    n_rows = lstm_compiled.STEP_LOOP_MAX_CELLS // hidden + extra_rows
+    assert n_rows * hidden > lstm_compiled.COMPILED_MAX_CELLS  # a bound of its own
+    words = torch.randn(8, width)
+    token_rows = torch.tensor([[2, 3, 4, 5, 6]] * n_rows)
+    row_predicate = torch.arange(n_rows) % 5
+    lengths = torch.full((n_rows,), 5)
+    distance = distance_table(3, 2)
+    lstm = nn.LSTM(width * 2 + 2, hidden, bidirectional=True).eval()
+    cells, batch_sizes = packed_order(torch.arange(n_rows * 5).reshape(n_rows, 5), lengths)
+    ran = []
+    recorded = factored_rows.compiled_both_directions
+    monkeypatch.setattr(
+        factored_rows, "compiled_both_directions", lambda *a: ran.append(1) or recorded(*a)
+    )
+    with torch.no_grad():
+        inputs = row_inputs(words, token_rows, row_predicate, 0, distance)
+        expected = lstm(PackedSequence(inputs.reshape(n_rows * 5, -1)[cells], batch_sizes))[0]
+        factored = factored_first_layer(
+            words, token_rows, row_predicate, 0, distance, lstm, cells, batch_sizes
+        )
+    assert bool(ran) is compiled
+    torch.testing.assert_close(factored, expected.data, atol=1e-5, rtol=1e-5)
