@@ -61,6 +61,15 @@ class BoundsSpanGroup(SpanGroup):
         self._bounds = None
         super().extend(spans)
 
+    def __copy__(self) -> SpanGroup:
+        """`copy.copy`: a plain copy, as `copy()` gives (spaCy's own state-copy would leave
+        this class's slots unset)."""
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> SpanGroup:
+        """`copy.deepcopy`: a plain copy on the same doc, as `copy()` gives."""
+        return self.copy()
+
     def _concat(self, other, *, inplace: bool = False):
         if inplace:
             self._bounds = None

@@ -1,10 +1,11 @@
 """A span group that keeps its spans' bounds gives what iterating it gives, edited or not."""
 
+import copy
 import pickle
 
 import pytest
 import spacy
-from spacy.tokens import Doc, DocBin, Span
+from spacy.tokens import Doc, DocBin, Span, SpanGroup
 
 from spacy_senna.features.tokens import SpanTagFeature
 from spacy_senna.labels.span_groups import BoundsSpanGroup, span_bounds
@@ -72,6 +73,17 @@ def test_the_group_serializes_copies_and_pickles_as_a_plain_one():
         doc.copy(),
     ):
         assert _iterated(restored) == list(span_bounds(restored, "chunks")) == WRITTEN
+
+
+@pytest.mark.parametrize("copied", [copy.copy, copy.deepcopy, lambda group: group.copy()])
+def test_a_copy_of_the_group_is_a_plain_one_with_the_same_spans(copied):
+    doc = _doc()
+    group = copied(doc.spans["chunks"])
+    assert type(group) is SpanGroup and group.doc is doc
+    assert [(s.label_, s.start, s.end) for s in group] == WRITTEN
+    assert group.attrs == {"source": "test"}
+    doc.spans["copy"] = group
+    assert list(span_bounds(doc, "copy")) == WRITTEN
 
 
 def test_the_srl_chunk_feature_gives_the_same_ids_from_kept_bounds_as_from_spans():

@@ -2,6 +2,7 @@
 computed with the spans, for a whole batch at once, nothing computed when nothing is read,
 carried by serialization and copies, and a clear error for a doc changed in between."""
 
+import copy
 import pickle
 
 import numpy
@@ -98,6 +99,11 @@ def test_serialized_and_copied_docs_carry_the_probabilities(ner_dir):
     ):
         carried = carry(nlp(TEXTS[0]))
         assert numpy.allclose(_scores([carried])[0], expected, atol=1e-5)
+    doc = nlp(TEXTS[0])
+    for copied in (copy.copy, copy.deepcopy):
+        group = copied(doc.spans["senna_ents"])
+        assert not isinstance(group, ScoredSpanGroup)
+        assert numpy.allclose(numpy.asarray(group.attrs["scores"]), expected, atol=1e-5)
 
 
 def test_a_doc_changed_before_its_probabilities_are_read_is_a_clear_error(ner_dir):
