@@ -6,7 +6,7 @@ log-space recursion for the rare batches where scaling underflows (e.g. hard con
 combined with huge emissions).
 """
 
-from typing import Tuple
+from typing import Optional, Tuple
 
 import torch
 from torch import Tensor
@@ -106,10 +106,14 @@ def log_partition(emissions: Tensor, transitions: Tensor, lengths: Tensor) -> Te
 
 
 def scaled_forward_backward(
-    packed: PackedChains, blocks: TransitionBlocks, transitions: Tensor
+    packed: PackedChains,
+    blocks: TransitionBlocks,
+    transitions: Tensor,
+    dtype: Optional[torch.dtype] = None,
 ) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     """Scaled forward-backward of packed rows of folded scores (in `blocks` order, start
-    and end included), without gradients, at the cost of the allowed transitions only.
+    and end included), without gradients, at the cost of the allowed transitions only,
+    computed in `dtype` (by default the scores'; returned in the scores' dtype).
 
     Returns a (N, C), b (N, C), the per-position log scale (N,) and emission max (N,),
     packed as the rows are, such that with a tag sequence fixed on [s, e) of a row:
@@ -117,7 +121,7 @@ def scaled_forward_backward(
     - max[i] - log scale[i]) + log b[e - 1, y_{e-1}] (see `CRF.span_log_probs`). Each
     step touches only the rows still running; b is 1 at a row's last position.
     """
-    data = packed.data
+    data = packed.data if dtype is None else packed.data.to(dtype)
     shift = transitions.max().clamp_min(torch.finfo(data.dtype).min)
     exp_block, exp_narrow = blocks.exponentiated(shift, data.dtype)
     em_max = data.amax(dim=1).clamp_min(torch.finfo(data.dtype).min)
@@ -139,4 +143,5 @@ def scaled_forward_backward(
         after = packed.step(t + 1)
         v = ex[after] * beta[after] / scale[after, None]
         beta[packed.step(t, n)] = blocks.sum_product_back(v, exp_block, exp_narrow)
-    return alpha, beta, torch.log(scale), em_max
+    out = packed.data.dtype
+    return alpha.to(out), beta.to(out), torch.log(scale).to(out), em_max.to(out)
