@@ -28,7 +28,7 @@ from torch import Tensor
 #: a CRF with fewer tags decodes densely whatever it forbids: a step over all its
 #: transitions is a few vector operations, cheaper than reading blocks and edges (one
 #: core: SRL's 181 tags decode 1.9 times as fast in blocks, the chunker's 45 and the
-#: ner's 13 10-15% slower)
+#: ner's 13 10-15% slower; `benchmarks/speed/viterbi_layouts.py` times both layouts)
 DENSE_BELOW_TAGS = 64
 #: a next tag with fewer allowed previous tags than this is read edge by edge, not in a
 #: block (a block's loop pays a fixed cost before its vector operations)

@@ -27,7 +27,8 @@ COMPILED_MAX_CELLS = 800
 #: the same bound where the alternative is PyTorch's cell step by step (`both_directions`
 #: with `factored_rows.lstm_direction`, SRL's first layer), a dozen operations a step:
 #: 100 units each way, 25 steps, one core: the compiled recurrence wins up to 12 rows of
-#: one length (1.60 against 1.73 ms) and 16 of mixed lengths (1.93 against 2.41 ms)
+#: one length (1.60 against 1.73 ms) and 16 of mixed lengths (1.93 against 2.41 ms);
+#: `benchmarks/speed/recurrence_bounds.py` times both bounds
 STEP_LOOP_MAX_CELLS = 1200
 
 
