@@ -1,5 +1,5 @@
 """The compiled Viterbi's two layouts on a pipeline's CRFs: every transition (dense)
-against the allowed ones only (blocks and edges), on the same random emissions, paths
+against the allowed ones only (block and narrow tags), on the same random emissions, paths
 checked equal. It is what `crf_compiled.DENSE_BELOW_TAGS` was chosen from.
 
 usage: python benchmarks/speed/viterbi_layouts.py [PIPELINE] [--shapes 1x17 64x40 400x60]
@@ -25,7 +25,7 @@ import torch
 
 from spacy_senna.bundled import bundled_path
 from spacy_senna.layers.crf import CRF
-from spacy_senna.layers.crf_compiled import compiled_decode, transition_blocks
+from spacy_senna.layers.crf_compiled import allowed_transitions, compiled_decode
 from spacy_senna.models.senna_model import get_net
 from spacy_senna.pipeline.sequence_labeler import SequenceLabeler
 
@@ -36,8 +36,8 @@ def compare(
     """Per shape: microseconds a call for the dense and the blocked layout, whether their
     paths agree, and which layout the CRF decodes with."""
     chosen = crf._compiled_transitions(True)
-    dense = chosen._replace(blocks=None)
-    blocked = chosen._replace(blocks=transition_blocks(chosen.preceding))
+    dense = chosen._replace(allowed=None)
+    blocked = chosen._replace(allowed=allowed_transitions(torch.from_numpy(chosen.preceding)))
     rng = numpy.random.default_rng(seed)
     out = []
     for rows, positions in shapes:
@@ -63,7 +63,7 @@ def compare(
                 "dense_us": best["dense"] * 1e6,
                 "blocked_us": best["blocked"] * 1e6,
                 "agree": agree,
-                "decodes_with": "dense" if chosen.blocks is None else "blocked",
+                "decodes_with": "dense" if chosen.allowed is None else "blocked",
             }
         )
     return out

@@ -7,11 +7,11 @@ max-plus step runs previous tag by previous tag over all next tags at once (a lo
 compiler turns into vector operations; a forbidden transition is -inf and never wins),
 and the backtrace takes the first maximum in tag order.
 
-A large constrained CRF reads only the transitions it allows (`TransitionBlocks`): its
-next tags grouped by the set of previous tags they may follow (IOBES: O, B-* and S-*
-follow O, E-* and S-*), each group one dense block, and the next tags that few may follow
-(I-x and E-x: B-x and I-x) read edge by edge. SRL's 181 tags make 32,761 transitions, of
-which 8,461 are allowed.
+A large constrained CRF reads only the transitions it allows, laid out as
+`transition_blocks.TransitionBlocks` lays them out for the NumPy and torch decoders: one
+dense block where many previous tags may precede a next tag (IOBES: O, B-* and S-* after
+O, E-* and S-*) and, for the other next tags (I-x and E-x: after B-x and I-x), their few
+previous tags each. SRL's 181 tags make 32,761 transitions; the block holds 91 x 91.
 
 The sums are the ones `viterbi` makes, in the same order and precision (start and end
 scores folded into the emissions first), and a maximum does not depend on the order it is
@@ -25,33 +25,43 @@ import torch
 from numba import njit
 from torch import Tensor
 
+from .transition_blocks import TransitionBlocks
+
 #: a CRF with fewer tags decodes densely whatever it forbids: a step over all its
-#: transitions is a few vector operations, cheaper than reading blocks and edges (one
-#: core: SRL's 181 tags decode 1.9 times as fast in blocks, the chunker's 45 and the
-#: ner's 13 10-15% slower; `benchmarks/speed/viterbi_layouts.py` times both layouts)
+#: transitions is a few vector operations, as cheap as reading the block and the narrow
+#: tags (one core, 400 rows of 60: SRL's 181 tags decode 1.9 times as fast from the
+#: allowed ones, the chunker's 45 4-7% faster, the ner's 13 4-5% slower;
+#: `benchmarks/speed/viterbi_layouts.py`)
 DENSE_BELOW_TAGS = 64
-#: a next tag with fewer allowed previous tags than this is read edge by edge, not in a
-#: block (a block's loop pays a fixed cost before its vector operations)
-BLOCK_MIN_SOURCES = 8
 
 
-class TransitionBlocks(NamedTuple):
-    """A constrained CRF's allowed (finite) transitions: dense blocks, where many previous
-    tags may precede a group of next tags, and single edges into the other next tags.
+class AllowedTransitions(NamedTuple):
+    """`TransitionBlocks` in the original tag order, as `blocked_best_paths` reads them:
+    the block's previous tags `wide_sources`, next tags `wide_targets` and scores `wide`
+    (previous x next); each narrow next tag `narrow_targets[r]` with its previous tags
+    `narrow_sources[r]` and their scores `narrow[r]` (padded with -inf)."""
 
-    Block k's next tags `targets[target_at[k]:target_at[k + 1]]` may follow exactly the
-    previous tags `sources[source_at[k]:source_at[k + 1]]`, with their scores in the same
-    rows of `weights` (one column per next tag, from the first); edge e goes from
-    `edge_sources[e]` to `edge_targets[e]` with the score `edge_weights[e]`."""
+    wide_sources: numpy.ndarray
+    wide_targets: numpy.ndarray
+    wide: numpy.ndarray
+    narrow_sources: numpy.ndarray
+    narrow_targets: numpy.ndarray
+    narrow: numpy.ndarray
 
-    sources: numpy.ndarray
-    source_at: numpy.ndarray
-    targets: numpy.ndarray
-    target_at: numpy.ndarray
-    weights: numpy.ndarray
-    edge_sources: numpy.ndarray
-    edge_targets: numpy.ndarray
-    edge_weights: numpy.ndarray
+
+def allowed_transitions(transitions: Tensor) -> AllowedTransitions:
+    """The allowed (finite) part of `transitions` (C, C, previous x next) for
+    `blocked_best_paths`."""
+    blocks = TransitionBlocks(transitions, torch.isfinite(transitions))
+    order = blocks.order.cpu().numpy()
+    return AllowedTransitions(
+        order[blocks.prev_slice],
+        order[: blocks.n_wide],
+        numpy.ascontiguousarray(blocks.block.cpu().numpy()),
+        order[blocks.narrow_prev.cpu().numpy()],
+        order[blocks.n_wide :],
+        numpy.ascontiguousarray(blocks.narrow_values.cpu().numpy()),
+    )
 
 
 class CompiledTransitions(NamedTuple):
@@ -61,45 +71,7 @@ class CompiledTransitions(NamedTuple):
     following: numpy.ndarray  # (C, C): following[j, i] = transitions[i, j]
     start: numpy.ndarray  # (C,)
     end: numpy.ndarray  # (C,) zeros when the CRF has no end scores
-    blocks: Optional[TransitionBlocks]  # None: decoded densely
-
-
-def transition_blocks(preceding: numpy.ndarray) -> TransitionBlocks:
-    """The allowed transitions of `preceding` (C, C, previous x next): a block per set of
-    previous tags shared by next tags (in order of its first next tag), and edges."""
-    allowed = numpy.isfinite(preceding)
-    groups: dict = {}
-    edges: List[Tuple[int, int]] = []
-    for j in range(len(preceding)):
-        previous = numpy.flatnonzero(allowed[:, j])
-        if len(previous) >= BLOCK_MIN_SOURCES:
-            groups.setdefault(previous.tobytes(), (previous, []))[1].append(j)
-        else:
-            edges.extend((i, j) for i in previous.tolist())
-    sources = [previous for previous, _ in groups.values()]
-    targets = [numpy.asarray(members) for _, members in groups.values()]
-    widest = max((len(t) for t in targets), default=0)
-    weights = numpy.full((sum(len(p) for p in sources), widest), -numpy.inf, preceding.dtype)
-    row = 0
-    for previous, members in zip(sources, targets):
-        weights[row : row + len(previous), : len(members)] = preceding[numpy.ix_(previous, members)]
-        row += len(previous)
-    edge_sources = numpy.array([i for i, _ in edges], dtype=numpy.int64)
-    edge_targets = numpy.array([j for _, j in edges], dtype=numpy.int64)
-    return TransitionBlocks(
-        *_joined(sources),
-        *_joined(targets),
-        weights,
-        edge_sources,
-        edge_targets,
-        preceding[edge_sources, edge_targets],
-    )
-
-
-def _joined(parts: List[numpy.ndarray]) -> Tuple[numpy.ndarray, numpy.ndarray]:
-    """The parts end to end (int64) and where each starts (with the end)."""
-    at = numpy.cumsum([0] + [len(part) for part in parts]).astype(numpy.int64)
-    return numpy.concatenate(parts or [numpy.zeros(0)]).astype(numpy.int64), at
+    allowed: Optional[AllowedTransitions]  # None: decoded densely
 
 
 def compile_transitions(
@@ -115,10 +87,10 @@ def compile_transitions(
         if end is None
         else end.detach().cpu().to(transitions.dtype).numpy()
     )
-    blocks = None
+    allowed = None
     if len(preceding) >= DENSE_BELOW_TAGS and not numpy.isfinite(preceding).all():
-        blocks = transition_blocks(preceding)
-    return CompiledTransitions(preceding, following, start_np, end_np, blocks)
+        allowed = allowed_transitions(transitions.detach().cpu())
+    return CompiledTransitions(preceding, following, start_np, end_np, allowed)
 
 
 def compiled_decode(
@@ -133,11 +105,11 @@ def compiled_decode(
         scores_np = numpy.ascontiguousarray(scores.numpy())
         lengths_np = lengths.numpy().astype(numpy.int64, copy=False)
         ends = (compiled.start, compiled.end)
-        if compiled.blocks is None:
+        if compiled.allowed is None:
             best_paths(scores_np, lengths_np, *ends, compiled.preceding, compiled.following, paths)
         else:
             blocked_best_paths(
-                scores_np, lengths_np, *ends, *compiled.blocks, compiled.following, paths
+                scores_np, lengths_np, *ends, *compiled.allowed, compiled.following, paths
             )
         out.append(torch.from_numpy(paths))
     return out
@@ -213,43 +185,42 @@ def blocked_best_paths(
     lengths,
     start,
     end,
-    sources,
-    source_at,
-    targets,
-    target_at,
-    weights,
-    edge_sources,
-    edge_targets,
-    edge_weights,
+    wide_sources,
+    wide_targets,
+    wide,
+    narrow_sources,
+    narrow_targets,
+    narrow,
     following,
     paths,
 ):
-    """`best_paths` reading only the allowed transitions (`TransitionBlocks`' arrays)."""
+    """`best_paths` reading only the allowed transitions (`AllowedTransitions`' arrays):
+    each position's step as `TransitionBlocks.max_plus_numpy` takes it."""
     n_rows, longest, n_tags = emissions.shape
     delta = numpy.empty((max(longest, 1), n_tags), dtype=emissions.dtype)
     reach = numpy.empty(n_tags, dtype=emissions.dtype)  # best score into each tag
-    within = numpy.empty(n_tags, dtype=emissions.dtype)  # the same, in one block
+    within = numpy.empty(len(wide_targets), dtype=emissions.dtype)  # the block's, in order
     for b in range(n_rows):
         n = lengths[b]
         if n == 0:
             continue
         _first_position(emissions, b, n, start, end, delta)
         for t in range(1, n):
-            reach[:] = -numpy.inf
-            for e in range(len(edge_sources)):
-                value = delta[t - 1, edge_sources[e]] + edge_weights[e]
-                if value > reach[edge_targets[e]]:
-                    reach[edge_targets[e]] = value
-            for k in range(len(source_at) - 1):
-                first, m = target_at[k], target_at[k + 1] - target_at[k]
-                within[:m] = -numpy.inf
-                for a in range(source_at[k], source_at[k + 1]):
-                    previous = delta[t - 1, sources[a]]
-                    for j in range(m):  # contiguous in j: vector operations
-                        value = previous + weights[a, j]
-                        if value > within[j]:
-                            within[j] = value
-                for j in range(m):
-                    reach[targets[first + j]] = within[j]
+            within[:] = -numpy.inf
+            for a in range(len(wide_sources)):
+                previous = delta[t - 1, wide_sources[a]]
+                for j in range(len(wide_targets)):  # contiguous in j: vector operations
+                    value = previous + wide[a, j]
+                    if value > within[j]:
+                        within[j] = value
+            for j in range(len(wide_targets)):
+                reach[wide_targets[j]] = within[j]
+            for r in range(len(narrow_targets)):
+                best = -numpy.inf
+                for w in range(narrow.shape[1]):
+                    value = delta[t - 1, narrow_sources[r, w]] + narrow[r, w]
+                    if value > best:
+                        best = value
+                reach[narrow_targets[r]] = best
             _next_position(emissions, b, t, n, end, reach, delta)
         _backtrace(delta, n, following, paths, b)

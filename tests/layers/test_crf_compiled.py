@@ -74,13 +74,14 @@ def test_new_transitions_are_compiled_again():
 
 @pytest.mark.parametrize("n_labels,blocked", [(3, False), (30, True)])
 def test_a_large_constrained_crf_decodes_its_allowed_transitions_only(n_labels, blocked):
-    """121 BILUO tags decode from blocks and edges (the test above compares their paths);
-    13 tags, or no constraint, decode densely."""
+    """121 BILUO tags decode from their allowed transitions (the block and the narrow
+    tags; the test above compares their paths); 13 tags, or no constraint, decode densely."""
     crf = _crf(n_labels, True)
-    assert (crf._compiled_transitions(True).blocks is not None) is blocked
-    assert crf._compiled_transitions(False).blocks is None
+    assert (crf._compiled_transitions(True).allowed is not None) is blocked
+    assert crf._compiled_transitions(False).allowed is None
     if blocked:
-        blocks = crf._compiled_transitions(True).blocks
+        layout = crf._compiled_transitions(True).allowed
         allowed = torch.isfinite(crf.trans_penalty).sum().item()
-        kept = len(blocks.edge_sources) + int(torch.isfinite(torch.tensor(blocks.weights)).sum())
-        assert kept == allowed < crf.n_tags**2 / 3
+        read = [torch.tensor(layout.wide), torch.tensor(layout.narrow)]
+        kept = sum(int(torch.isfinite(scores).sum()) for scores in read)
+        assert kept == allowed <= sum(scores.numel() for scores in read) < crf.n_tags**2 / 3
