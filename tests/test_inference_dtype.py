@@ -231,3 +231,17 @@ def test_labelling_after_an_update_reads_the_updated_weights(native_bfloat16, pi
     saved = spacy.load(pipeline_dir, config=_bfloat16_overrides()).from_bytes(nlp.to_bytes())
     assert after == _outputs(saved)
     assert after != before  # the steps did change the weights
+
+
+@pytest.mark.skipif(not precision.packs_bfloat16(), reason="no packed bfloat16 product here")
+@pytest.mark.parametrize("rows", [1, 17, 300])
+def test_the_packed_bfloat16_product_gives_the_plain_products_numbers(native_bfloat16, rows):
+    # the weights packed once for oneDNN: the same numbers as the plain layout, bit for bit
+    torch.manual_seed(0)
+    layer = torch.nn.Linear(45, 30).eval()
+    x = torch.randn(rows, 45)
+    with torch.no_grad():
+        weight, bias = layer.weight.to(torch.bfloat16), layer.bias.to(torch.bfloat16)
+        plain = torch.nn.functional.linear(x.to(torch.bfloat16), weight, bias).float()
+        assert torch.equal(precision.dense(layer, x, "bfloat16"), plain)
+        assert torch.equal(precision.dense(layer, x, "bfloat16", hardtanh=True), plain.clamp(-1, 1))
