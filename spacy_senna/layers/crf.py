@@ -22,6 +22,7 @@ from .crf_partition import (
     log_partition,
     log_partition_logspace,
     scaled_forward_backward,
+    span_emission_sums,
 )
 from .crf_viterbi import kbest_viterbi, viterbi
 from .kept_copies import kept_copy
@@ -245,9 +246,9 @@ class CRF(nn.Module):
         One scaled forward-backward pass over the rows holding spans, packed (no padding)
         and at the cost of the allowed transitions only, in the emissions' precision
         (float32 labelling: its products at twice float64's speed, the probabilities
-        within a few 1e-6), then O(1) per span from cumulative sums in float64, so memory
-        and time stay linear in the sequence length however many spans a long sequence
-        holds.
+        within a few 1e-6), then each span's emission terms summed along it in float64:
+        memory linear in the rows' length, time in their length plus the spans' (one
+        analysis's spans of a row do not overlap, so at most the row's length again).
         """
         lengths = self._check(emissions, lengths)
         out = emissions.new_zeros(rows.shape[0], dtype=torch.float64)
@@ -257,18 +258,16 @@ class CRF(nn.Module):
         with torch.no_grad():
             transitions = (self.transitions + self.trans_penalty).double()
             blocks = self._transition_blocks(transitions)
+            precision = torch.float32 if emissions.dtype == torch.float32 else torch.float64
             packed = PackedChains.pack(
-                [(emissions[used], lengths[used])], columns=blocks.order, dtype=torch.float64
+                [(emissions[used], lengths[used])], columns=blocks.order, dtype=precision
             )
             start = (self.start + self.start_penalty).double()
             end = self.end_penalty if self.end is None else self.end + self.end_penalty
             packed.data[packed.step(0)] += blocks.reorder(start)
             if self.end is not None or self.has_constraints:
                 packed.data[packed.last_positions()] += blocks.reorder(end.double())
-            precision = emissions.dtype if emissions.dtype == torch.float32 else None
-            alpha, beta, log_scale, em_max = scaled_forward_backward(
-                packed, blocks, transitions, precision
-            )
+            alpha, beta, log_scale, em_max = scaled_forward_backward(packed, blocks, transitions)
             if not bool(torch.isfinite(log_scale).all()):
                 folded, _ = self._folded(emissions[used].double(), lengths[used], True)
                 return self._clamped_span_log_probs(
@@ -284,22 +283,13 @@ class CRF(nn.Module):
                 return offsets[positions.clamp_min(0)] + k
 
             first_b, inside_b, last_b = (blocks.inverse[tags] for tags in (first, inside, last))
-            # h[i, c]: the terms of tag c fixed at a position i > start; only the first and
-            # last positions can be -inf (start/end constraints), and the inside positions
-            # of a span are neither, so their running sum along the row skips infinities
-            h = packed.data.sub_(em_max[:, None]).sub_(log_scale[:, None])
-            h_last = h[at(ends - 1), last_b]
-            g = h.masked_fill_(torch.isinf(h), 0.0)
-            for t in range(1, len(packed.batch_sizes)):
-                g[packed.step(t)] += g[packed.step(t - 1, packed.batch_sizes[t])]
+            emission_sum = span_emission_sums(
+                packed, em_max, log_scale, k, starts, ends, inside_b, last_b
+            )
             tr = transitions - transitions.max()
             length = ends - starts
             single = length == 1
             last_tag = torch.where(single, first_b, last_b)
-            inner_sum = torch.where(
-                length > 2, g[at(ends - 2), inside_b] - g[at(starts), inside_b], 0.0
-            )
-            emission_sum = torch.where(single, 0.0, inner_sum + h_last)
             n_inside = (length - 3).clamp_min(0).double()
             transition_sum = torch.where(
                 length == 2,
@@ -308,10 +298,10 @@ class CRF(nn.Module):
             )
             transition_sum = torch.where(single, 0.0, transition_sum)
             return (
-                torch.log(alpha[at(starts), first_b])
+                torch.log(alpha[at(starts), first_b].double())
                 + emission_sum
                 + transition_sum
-                + torch.log(beta[at(ends - 1), last_tag])
+                + torch.log(beta[at(ends - 1), last_tag].double())
             )
 
     def _clamped_span_log_probs(

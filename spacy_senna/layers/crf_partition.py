@@ -8,9 +8,12 @@ combined with huge emissions).
 
 from typing import Optional, Tuple
 
+import numpy
 import torch
 from torch import Tensor
 
+from .forward_backward_compiled import compiled_forward_backward
+from .forward_backward_compiled import span_emission_sums as compiled_emission_sums
 from .packed_chains import PackedChains
 from .transition_blocks import TransitionBlocks
 
@@ -113,9 +116,10 @@ def scaled_forward_backward(
 ) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     """Scaled forward-backward of packed rows of folded scores (in `blocks` order, start
     and end included), without gradients, at the cost of the allowed transitions only,
-    computed in `dtype` (by default the scores'; returned in the scores' dtype).
+    computed in `dtype` (by default the scores').
 
-    Returns a (N, C), b (N, C), the per-position log scale (N,) and emission max (N,),
+    Returns a (N, C) and b (N, C) in that dtype (a caller reads a few entries: convert
+    those), the per-position log scale (N,) and emission max (N,) in the scores' dtype,
     packed as the rows are, such that with a tag sequence fixed on [s, e) of a row:
     log P = log a[s, y_s] + sum_{s<i<e} (trans[y_{i-1}, y_i] - max trans + folded[i, y_i]
     - max[i] - log scale[i]) + log b[e - 1, y_{e-1}] (see `CRF.span_log_probs`). Each
@@ -126,6 +130,22 @@ def scaled_forward_backward(
     exp_block, exp_narrow = blocks.exponentiated(shift, data.dtype)
     em_max = data.amax(dim=1).clamp_min(torch.finfo(data.dtype).min)
     ex = torch.exp(data - em_max[:, None])
+    out = packed.data.dtype
+    if _runs_compiled(ex):
+        alpha, beta, scale = (
+            torch.from_numpy(a)
+            for a in compiled_forward_backward(
+                ex.numpy(),
+                numpy.asarray(packed.batch_sizes, dtype=numpy.int64),
+                numpy.asarray(packed.offsets, dtype=numpy.int64),
+                blocks.prev_slice,
+                blocks.n_wide,
+                exp_block.numpy(),
+                blocks.narrow_prev.numpy(),
+                exp_narrow.numpy(),
+            )
+        )
+        return alpha, beta, torch.log(scale).to(out), em_max.to(out)
     alpha = torch.empty_like(ex)
     beta = torch.ones_like(ex)
     scale = torch.ones_like(em_max)
@@ -143,5 +163,61 @@ def scaled_forward_backward(
         after = packed.step(t + 1)
         v = ex[after] * beta[after] / scale[after, None]
         beta[packed.step(t, n)] = blocks.sum_product_back(v, exp_block, exp_narrow)
-    out = packed.data.dtype
-    return alpha.to(out), beta.to(out), torch.log(scale).to(out), em_max.to(out)
+    return alpha, beta, torch.log(scale).to(out), em_max.to(out)
+
+
+def span_emission_sums(
+    packed: PackedChains,
+    em_max: Tensor,
+    log_scale: Tensor,
+    rows: Tensor,
+    starts: Tensor,
+    ends: Tensor,
+    inside: Tensor,
+    last: Tensor,
+) -> Tensor:
+    """(N,) float64: the emission terms of N spans after their first position (see
+    `scaled_forward_backward`): h[i, inside] over each span's inside positions, then h[end
+    - 1, last] (0 for a one-token span), h[i, c] = data[i, c] - em_max[i] - log_scale[i];
+    span n lies on sorted row rows[n], its tags in block order. Only a span's first and
+    last positions can be -inf (start and end constraints)."""
+    if _runs_compiled(packed.data):
+        out = numpy.empty(len(rows), dtype=numpy.float64)
+        compiled_emission_sums(
+            packed.data.numpy(),
+            em_max.double().numpy(),
+            log_scale.double().numpy(),
+            numpy.asarray(packed.offsets, dtype=numpy.int64),
+            rows.numpy(),
+            starts.numpy(),
+            ends.numpy(),
+            inside.numpy(),
+            last.numpy(),
+            out,
+        )
+        return torch.from_numpy(out)
+    offsets = torch.tensor(packed.offsets, dtype=torch.long, device=rows.device)
+
+    def at(positions: Tensor) -> Tensor:
+        return offsets[positions.clamp_min(0)] + rows
+
+    h = packed.data.double() - em_max.double()[:, None] - log_scale.double()[:, None]
+    h_last = h[at(ends - 1), last]
+    # the inside positions of a span are never -inf: a running sum along each row that
+    # skips infinities gives their sum as a difference
+    g = h.masked_fill_(torch.isinf(h), 0.0)
+    for t in range(1, len(packed.batch_sizes)):
+        g[packed.step(t)] += g[packed.step(t - 1, packed.batch_sizes[t])]
+    length = ends - starts
+    inner = torch.where(length > 2, g[at(ends - 2), inside] - g[at(starts), inside], 0.0)
+    return torch.where(length == 1, 0.0, inner + h_last)
+
+
+def _runs_compiled(values: Tensor) -> bool:
+    """Whether the compiled loops take these packed values (`forward_backward_compiled`:
+    on the CPU, float32 or float64, laid out contiguously); a GPU keeps torch's steps."""
+    return (
+        values.device.type == "cpu"
+        and values.dtype in (torch.float32, torch.float64)
+        and values.is_contiguous()
+    )

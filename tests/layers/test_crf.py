@@ -9,7 +9,7 @@ import torch
 
 from spacy_senna.labels.tags import allowed_transitions, biluo_labels
 from spacy_senna.layers import crf as crf_module
-from spacy_senna.layers import crf_viterbi
+from spacy_senna.layers import crf_partition, crf_viterbi
 from spacy_senna.layers.crf import CRF
 
 
@@ -347,15 +347,32 @@ def test_float32_emissions_give_span_probabilities_within_1e5_of_float64s(monkey
     recorded = crf_module.scaled_forward_backward
 
     def recording(packed, blocks, transitions, dtype=None):
-        precisions.append(dtype)
+        precisions.append(dtype or packed.data.dtype)
         return recorded(packed, blocks, transitions, dtype)
 
     monkeypatch.setattr(crf_module, "scaled_forward_backward", recording)
     single = crf.span_log_probs(emissions, lengths, *span_tensors(SPANS))
     double = crf.span_log_probs(emissions.double(), lengths, *span_tensors(SPANS))
-    assert precisions == [torch.float32, None]
+    assert precisions == [torch.float32, torch.float64]
     assert single.dtype == double.dtype == torch.float64
     numpy.testing.assert_allclose(single.exp().numpy(), double.exp().numpy(), atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_span_log_probs_compiled_as_torch_steps_give_them(monkeypatch, dtype):
+    """On the CPU the forward-backward and the spans' sums run as compiled loops; the
+    torch steps a GPU takes give the same log probabilities (up to the sums' order)."""
+    crf = constrained_crf()
+    torch.manual_seed(3)
+    emissions = (torch.randn(4, 12, len(TAGS)) * 3.0).to(dtype)
+    lengths = torch.tensor([12, 7, 1, 12])
+    spans = SPANS + [(3, 1, 11, "B"), (3, 11, 12, "A")]
+    compiled = crf.span_log_probs(emissions, lengths, *span_tensors(spans))
+    monkeypatch.setattr(crf_partition, "_runs_compiled", lambda values: False)
+    stepped = crf.span_log_probs(emissions, lengths, *span_tensors(spans))
+    assert numpy.isfinite(compiled.numpy()).all()
+    tolerance = 1e-5 if dtype == torch.float32 else 1e-10
+    numpy.testing.assert_allclose(compiled.numpy(), stepped.numpy(), rtol=tolerance, atol=tolerance)
 
 
 def test_span_log_probs_survive_underflow_of_the_scaled_recursion():
