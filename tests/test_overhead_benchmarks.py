@@ -49,6 +49,15 @@ def test_viterbi_layouts_decode_alike_and_say_which_layout_a_crf_uses(load_scrip
     assert srl[0]["tags"] > ner[0]["tags"]
 
 
+def test_forward_backward_speed_times_both_ways_and_they_agree(load_script):
+    script = load_script(BENCHMARKS / "speed" / "forward_backward_speed.py")
+    nlp = spacy.load(bundled_path())
+    srl = script.compare(get_net(nlp.get_pipe("senna_srl").model).criterion, [1, 3], 9, 1)
+    assert [(r["tags"], r["rows"]) for r in srl] == [(srl[0]["tags"], 1), (srl[0]["tags"], 3)]
+    assert all(r["compiled_ms"] > 0 and r["torch_steps_ms"] > 0 for r in srl)
+    assert all(r["relative_difference"] < 1e-4 for r in srl)
+
+
 def test_recurrence_bounds_times_every_way_for_both_kinds_of_lengths(load_script):
     script = load_script(BENCHMARKS / "speed" / "recurrence_bounds.py")
     rows = script.compare(units=6, inputs=5, rows=[2, 3], steps=4, rounds=1, repeats=1)
