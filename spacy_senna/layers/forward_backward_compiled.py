@@ -78,7 +78,7 @@ def _forward_backward(
     n_prev = exp_block.shape[0]
     q = numpy.empty(n_tags, dtype=ex.dtype)
     v = numpy.empty(n_tags, dtype=ex.dtype)
-    acc = numpy.empty(exp_block.shape[0], dtype=ex.dtype)
+    acc = numpy.empty(n_prev, dtype=ex.dtype)
     for k in range(sizes[0] if len(sizes) else 0):
         n = 0
         while n < len(sizes) and sizes[n] > k:

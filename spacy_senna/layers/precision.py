@@ -58,17 +58,16 @@ def dense(layer: nn.Module, x: Tensor, inference_dtype: str, hardtanh: bool = Fa
     return (nn.functional.hardtanh_(out) if hardtanh else out).float()
 
 
-def _bfloat16_weights(layer: nn.Module) -> Tuple[Tensor, Optional[Tensor]]:
-    """`layer`'s weight (as a (out, in) matrix) and bias in bfloat16, made once per set of
-    weights (`kept_copy`): casting them at every call (what autocast does) costs as much
-    as a short text's product."""
+def _bfloat16_weights(layer: nn.Module, packed: bool = False) -> Tuple[Tensor, Optional[Tensor]]:
+    """`layer`'s weight (as a (out, in) matrix, `packed` for oneDNN) and bias in bfloat16,
+    made once per set of weights (`kept_copy`): casting them at every call (what autocast
+    does) costs as much as a short text's product."""
+    matrix = _packed if packed else _bfloat16_matrix
+    purpose = "bfloat16 packed" if packed else "bfloat16"
     if layer.bias is None:
-        return kept_copy("bfloat16", lambda w: (_bfloat16_matrix(w), None), layer.weight)
+        return kept_copy(purpose, lambda w: (matrix(w), None), layer.weight)
     return kept_copy(
-        "bfloat16",
-        lambda w, b: (_bfloat16_matrix(w), b.to(torch.bfloat16)),
-        layer.weight,
-        layer.bias,
+        purpose, lambda w, b: (matrix(w), b.to(torch.bfloat16)), layer.weight, layer.bias
     )
 
 
@@ -106,7 +105,7 @@ def _bfloat16_product(layer: nn.Module, x: Tensor, hardtanh: bool) -> Tensor:
     if not packs_bfloat16():
         out = nn.functional.linear(x, *_bfloat16_weights(layer))
         return nn.functional.hardtanh_(out) if hardtanh else out
-    packed, bias = _packed_bfloat16_weights(layer)
+    packed, bias = _bfloat16_weights(layer, packed=True)
     rows = x.reshape(-1, x.shape[-1]).contiguous()
     if hardtanh:
         out = torch.ops.mkldnn._linear_pointwise(rows, packed, bias, "hardtanh", [-1.0, 1.0], "")
@@ -129,19 +128,6 @@ def packs_bfloat16() -> bool:
         return bool(torch.equal(out, nn.functional.linear(x, weight, bias)))
     except (AttributeError, RuntimeError):
         return False
-
-
-def _packed_bfloat16_weights(layer: nn.Module) -> Tuple[Tensor, Optional[Tensor]]:
-    """`layer`'s weight in bfloat16 packed for oneDNN, and its bias in bfloat16, made once
-    per set of weights (`kept_copy`)."""
-    if layer.bias is None:
-        return kept_copy("bfloat16 packed", lambda w: (_packed(w), None), layer.weight)
-    return kept_copy(
-        "bfloat16 packed",
-        lambda w, b: (_packed(w), b.to(torch.bfloat16)),
-        layer.weight,
-        layer.bias,
-    )
 
 
 def _packed(weight: Tensor) -> Tensor:
