@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 import numpy
-from numba import njit
+
+from ..runtime.compiled import njit
 
 Chunk = tuple[str, int, int]
 OUTSIDE = "O"

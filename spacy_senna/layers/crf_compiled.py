@@ -22,9 +22,9 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
 import torch
-from numba import njit
 from torch import Tensor
 
+from ..runtime.compiled import njit
 from .transition_blocks import TransitionBlocks
 
 #: a CRF with fewer tags decodes densely whatever it forbids: a step over all its

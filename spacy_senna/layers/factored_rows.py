@@ -24,9 +24,9 @@ from typing import List, Tuple
 
 import numpy
 import torch
-from numba import njit
 from torch import Tensor, nn
 
+from ..runtime.compiled import njit
 from . import lstm_compiled
 from .kept_copies import kept_copy
 from .lstm_compiled import both_directions, compiled_both_directions, compiles

@@ -15,7 +15,8 @@ then sums each span's emission terms along it in float64, reading only its own p
 from typing import Tuple
 
 import numpy
-from numba import njit
+
+from ..runtime.compiled import njit
 
 #: NumPy's error model: a division by a vanished sum gives inf or nan, as torch's steps
 #: do (the caller then takes the log-space computation), not a Python exception

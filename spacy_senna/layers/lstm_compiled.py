@@ -14,9 +14,9 @@ from typing import Optional, Tuple
 
 import numpy
 import torch
-from numba import njit
 from torch import Tensor, nn
 
+from ..runtime.compiled import njit
 from .kept_copies import kept_copy
 
 #: a batch whose rows (one doc's sentences, or its predicates) times the hidden width stay
