@@ -6,7 +6,7 @@ log-space recursion for the rare batches where scaling underflows (e.g. hard con
 combined with huge emissions).
 """
 
-from typing import Optional, Tuple
+from typing import Tuple
 
 import numpy
 import torch
@@ -112,25 +112,22 @@ def scaled_forward_backward(
     packed: PackedChains,
     blocks: TransitionBlocks,
     transitions: Tensor,
-    dtype: Optional[torch.dtype] = None,
 ) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     """Scaled forward-backward of packed rows of folded scores (in `blocks` order, start
     and end included), without gradients, at the cost of the allowed transitions only,
-    computed in `dtype` (by default the scores').
+    in the scores' dtype (labelling packs float32 emissions as float32).
 
-    Returns a (N, C) and b (N, C) in that dtype (a caller reads a few entries: convert
-    those), the per-position log scale (N,) and emission max (N,) in the scores' dtype,
+    Returns a (N, C), b (N, C), the per-position log scale (N,) and emission max (N,),
     packed as the rows are, such that with a tag sequence fixed on [s, e) of a row:
     log P = log a[s, y_s] + sum_{s<i<e} (trans[y_{i-1}, y_i] - max trans + folded[i, y_i]
     - max[i] - log scale[i]) + log b[e - 1, y_{e-1}] (see `CRF.span_log_probs`). Each
     step touches only the rows still running; b is 1 at a row's last position.
     """
-    data = packed.data if dtype is None else packed.data.to(dtype)
+    data = packed.data
     shift = transitions.max().clamp_min(torch.finfo(data.dtype).min)
     exp_block, exp_narrow = blocks.exponentiated(shift, data.dtype)
     em_max = data.amax(dim=1).clamp_min(torch.finfo(data.dtype).min)
     ex = torch.exp(data - em_max[:, None])
-    out = packed.data.dtype
     if _runs_compiled(ex):
         alpha, beta, scale = (
             torch.from_numpy(a)
@@ -145,7 +142,7 @@ def scaled_forward_backward(
                 exp_narrow.numpy(),
             )
         )
-        return alpha, beta, torch.log(scale).to(out), em_max.to(out)
+        return alpha, beta, torch.log(scale), em_max
     alpha = torch.empty_like(ex)
     beta = torch.ones_like(ex)
     scale = torch.ones_like(em_max)
@@ -163,7 +160,7 @@ def scaled_forward_backward(
         after = packed.step(t + 1)
         v = ex[after] * beta[after] / scale[after, None]
         beta[packed.step(t, n)] = blocks.sum_product_back(v, exp_block, exp_narrow)
-    return alpha, beta, torch.log(scale).to(out), em_max.to(out)
+    return alpha, beta, torch.log(scale), em_max
 
 
 def span_emission_sums(
