@@ -123,7 +123,14 @@ class FeatureLookup(nn.Module):
         return tables + tuple(cnn.weight_versions() for cnn in self.chars)
 
     def _embed(self, ids: Tensor) -> Tensor:
-        if not torch.is_grad_enabled():  # labelling: the lookups without a module call each
+        if not torch.is_grad_enabled() and ids.device.type == "cpu":
+            # labelling: each table's rows taken as arrays (a fifth of `embedding`'s call)
+            rows = ids.numpy()
+            parts = [
+                torch.from_numpy(t.weight.detach().numpy().take(rows[..., k], axis=0))
+                for k, t in enumerate(self.tables)
+            ]
+        elif not torch.is_grad_enabled():  # the lookups without a module call each
             parts = [embedding(ids[..., k], t.weight) for k, t in enumerate(self.tables)]
         else:
             parts = [table(ids[..., k]) for k, table in enumerate(self.tables)]
