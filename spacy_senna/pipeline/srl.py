@@ -10,7 +10,7 @@ predicates, as in CoNLL-2005), otherwise from tokens whose `tag_` starts with "V
 (SENNA's `-posvbs`; needs a tagger such as senna_tagger before this component).
 """
 
-from typing import Any, Callable, Iterable, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple, Union
 
 import numpy
 from spacy.attrs import TAG
@@ -142,6 +142,8 @@ class SennaSRL(SpanLabeler):
             predicate_tag_prefix=predicate_tag_prefix,
             max_sentence_length=max_sentence_length,
         )
+        #: (prefix, {tag id: whether the tag starts with it}): tags read once per prefix
+        self._verb_tags: Tuple[str, Dict[int, bool]] = (predicate_tag_prefix, {})
 
     # -- predicates -----------------------------------------------------------------------
 
@@ -161,10 +163,13 @@ class SennaSRL(SpanLabeler):
             )
             return []
         prefix = self.cfg["predicate_tag_prefix"]
-        tags = doc.to_array(TAG)
-        strings = doc.vocab.strings
-        verbs = [tag for tag in numpy.unique(tags).tolist() if strings[tag].startswith(prefix)]
-        return numpy.flatnonzero(numpy.isin(tags, verbs)).tolist()
+        if self._verb_tags[0] != prefix:
+            self._verb_tags = (prefix, {})
+        verb_tags = self._verb_tags[1]
+        tags = doc.to_array(TAG).tolist()
+        for tag in set(tags).difference(verb_tags):
+            verb_tags[tag] = doc.vocab.strings[tag].startswith(prefix)
+        return [i for i, tag in enumerate(tags) if verb_tags[tag]]
 
     def model_input(self, docs: List[Doc]) -> List[Tuple[Doc, List[int]]]:
         """Each doc with its predicates: one row per predicate."""
