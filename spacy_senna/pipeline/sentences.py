@@ -58,11 +58,13 @@ class SennaSentencizer(Sentencizer):
     def predict(self, docs: Iterable[Doc]) -> List[List[bool]]:
         """Per doc, per token: whether it starts a sentence (as spaCy's Sentencizer)."""
         docs = list(docs)
+        ids = _string_ids(frozenset(self.punct_chars))
+        if len(docs) == 1 and len(docs[0]) <= SHORT_DOC:
+            return [_starts_of_short_doc(docs[0].to_array([ORTH, IS_PUNCT]).tolist(), ids)]
         lengths = np.array([len(doc) for doc in docs], dtype=np.int64)
         if not lengths.sum():
             return [[] for _ in docs]
         columns = np.concatenate([doc.to_array([ORTH, IS_PUNCT]) for doc in docs if len(doc)])
-        ids = _string_ids(frozenset(self.punct_chars))
         punct = np.fromiter(map(ids.__contains__, columns[:, 0].tolist()), bool, len(columns))
         word = (columns[:, 1] == 0) & ~punct
         ends = np.cumsum(lengths)
@@ -76,6 +78,26 @@ class SennaSentencizer(Sentencizer):
         starts = word & (counted[positions] > counted[before + 1])
         starts[doc_start] = True
         return [part.tolist() for part in np.split(starts, ends[:-1])]
+
+
+#: one doc of at most this many tokens (`nlp(text)` on a short text) is decided token by
+#: token: the array steps' fixed cost (about 40 us) is more than such a doc's loop
+SHORT_DOC = 64
+
+
+def _starts_of_short_doc(columns: List[List[int]], punct_ids: frozenset) -> List[bool]:
+    """The rule above for one doc's (ORTH, IS_PUNCT) rows, one token at a time."""
+    starts = []
+    punct_since_word = False
+    for orth, is_punct in columns:
+        in_punct_chars = orth in punct_ids
+        word = not is_punct and not in_punct_chars
+        starts.append(not starts or (word and punct_since_word))
+        if word:
+            punct_since_word = False
+        elif in_punct_chars:
+            punct_since_word = True
+    return starts
 
 
 @lru_cache(maxsize=8)

@@ -8,7 +8,7 @@ import spacy
 from spacy.lang.en import English
 from spacy.tokens import Doc
 
-import spacy_senna.pipeline.sentences  # noqa: F401  (registers the factory)
+from spacy_senna.pipeline.sentences import SHORT_DOC  # registers the factory too
 
 TEXTS = [
     "The cat sat. The dog ran!",
@@ -59,6 +59,12 @@ def test_same_sentences_as_spacy_on_random_tokens(config):
     docs = random_docs(spacy_nlp.vocab, 300, seed=len(config))
     expected = starts(spacy_nlp.pipe([d.copy() for d in docs]))
     assert starts(senna_nlp.pipe([d.copy() for d in docs], batch_size=64)) == expected
+    # one doc at a time (a short doc is decided token by token, a long one with arrays)
+    long_doc = Doc(spacy_nlp.vocab, words=[w for d in docs[:20] for w in d.text.split()])
+    assert starts(senna_nlp(d.copy()) for d in [*docs, long_doc]) == starts(
+        spacy_nlp(d.copy()) for d in [*docs, long_doc]
+    )
+    assert len(long_doc) > SHORT_DOC
     assert any(sum(map(bool, s)) > 2 for s in expected)  # the rule was exercised
 
 
