@@ -195,16 +195,52 @@ def _tanh(x, exp_twice_abs):
     return large if x >= 0 else -large
 
 
+@njit(cache=True, nogil=True, fastmath=True, inline="always")
+def _add_recurrent_products(gates, h, weight_hh_t, n):
+    """gates[r] += h[r] @ weight_hh_t for the first `n` rows, four weight rows at a time (a
+    quarter of the gates' traffic) and two rows of states at a time (each weight read once
+    for both); every row's sums run in the same order whatever its neighbours."""
+    hidden, width = weight_hh_t.shape
+    k = 0
+    while k + 4 <= hidden:
+        r = 0
+        while r + 2 <= n:
+            h0, h1, h2, h3 = h[r, k], h[r, k + 1], h[r, k + 2], h[r, k + 3]
+            j0, j1, j2, j3 = h[r + 1, k], h[r + 1, k + 1], h[r + 1, k + 2], h[r + 1, k + 3]
+            for g in range(width):
+                w0, w1 = weight_hh_t[k, g], weight_hh_t[k + 1, g]
+                w2, w3 = weight_hh_t[k + 2, g], weight_hh_t[k + 3, g]
+                gates[r, g] += w0 * h0 + w1 * h1 + w2 * h2 + w3 * h3
+                gates[r + 1, g] += w0 * j0 + w1 * j1 + w2 * j2 + w3 * j3
+            r += 2
+        if r < n:
+            h0, h1, h2, h3 = h[r, k], h[r, k + 1], h[r, k + 2], h[r, k + 3]
+            for g in range(width):
+                gates[r, g] += (
+                    weight_hh_t[k, g] * h0
+                    + weight_hh_t[k + 1, g] * h1
+                    + weight_hh_t[k + 2, g] * h2
+                    + weight_hh_t[k + 3, g] * h3
+                )
+        k += 4
+    while k < hidden:
+        for r in range(n):
+            state = h[r, k]
+            for g in range(width):
+                gates[r, g] += weight_hh_t[k, g] * state
+        k += 1
+
+
 @njit(cache=True, nogil=True, fastmath=True)
 def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, gate_at, out_at, out):
     """Fill `out`'s columns from `out_at` with the states of the packed rows (`sizes` rows
     at each step, starting at `offsets`; their input gates in `input_gates`' columns from
     `gate_at`), the last step first when `reverse`; every row starts from zeros.
 
-    Each step adds every row's recurrent product four hidden units at a time (weight rows
-    read once for all rows), then applies the gates with exp computed in vector loops
-    (`_exp_into`): sigmoid(x) = 1 / (1 + exp(-x)), tanh by `_tanh`; one loop per kind of
-    gate, so no loop branches on the gate it is in."""
+    Each step adds every row's recurrent product (`_add_recurrent_products`), then applies
+    the gates with exp computed in vector loops (`_exp_into`): sigmoid(x) = 1 / (1 +
+    exp(-x)), tanh by `_tanh`; one loop per kind of gate, so no loop branches on the gate
+    it is in."""
     hidden = weight_hh_t.shape[0]
     width = weight_hh_t.shape[1]
     rows = sizes[0] if len(sizes) else 0
@@ -224,24 +260,7 @@ def recurrence(input_gates, sizes, offsets, weight_hh_t, bias_hh, reverse, gate_
         for r in range(n):
             for g in range(width):
                 gates[r, g] = bias_hh[g]
-        k = 0
-        while k + 4 <= hidden:  # four weight rows at a time: a quarter of the gates' traffic
-            for r in range(n):
-                h0, h1, h2, h3 = h[r, k], h[r, k + 1], h[r, k + 2], h[r, k + 3]
-                for g in range(width):
-                    gates[r, g] += (
-                        weight_hh_t[k, g] * h0
-                        + weight_hh_t[k + 1, g] * h1
-                        + weight_hh_t[k + 2, g] * h2
-                        + weight_hh_t[k + 3, g] * h3
-                    )
-            k += 4
-        while k < hidden:
-            for r in range(n):
-                state = h[r, k]
-                for g in range(width):
-                    gates[r, g] += weight_hh_t[k, g] * state
-            k += 1
+        _add_recurrent_products(gates, h, weight_hh_t, n)
         for r in range(n):  # gates: input, forget (sigmoid), cell (tanh), output (sigmoid)
             at = start + r
             for g in range(2 * hidden):
