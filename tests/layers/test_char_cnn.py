@@ -125,6 +125,20 @@ def test_lookup_concatenates_tables_then_character_cnns():
         lookup(ids[:, :3])
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_lookup_at_inference_gives_the_tables_rows(dtype):
+    torch.manual_seed(0)
+    lookup = FeatureLookup(table_sizes=[10, 6], widths=[4, 2]).to(dtype)
+    ids = torch.stack([torch.randint(0, 10, (2, 7)), torch.randint(0, 6, (2, 7))], dim=2)
+    with torch.no_grad():
+        out = lookup(ids)
+    assert out.dtype == dtype and out.shape == (2, 7, 6)
+    assert torch.equal(out[..., :4], lookup.tables[0].weight[ids[..., 0]])
+    assert torch.equal(out[..., 4:], lookup.tables[1].weight[ids[..., 1]])
+    with torch.enable_grad():
+        assert torch.equal(lookup(ids).detach(), out)
+
+
 def test_lookup_without_character_cnns_is_unchanged():
     torch.manual_seed(0)
     lookup = FeatureLookup(table_sizes=[10, 6], widths=[4, 2])
