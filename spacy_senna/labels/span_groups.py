@@ -30,9 +30,7 @@ class BoundsSpanGroup(SpanGroup):
         bounds: Sequence[Bounds],
         attrs: Optional[Dict] = None,
     ):
-        # each label's id looked up once, not once per span
-        ids = {label: doc.vocab.strings.add(label) for label in {b[0] for b in bounds}}
-        spans = [Span(doc, start, end, label=ids[label]) for label, start, end in bounds]
+        spans = [Span(doc, start, end, label=label) for label, start, end in bounds]
         super().__init__(doc, spans=spans, attrs=attrs or {})
         self._bounds: Optional[Tuple[Bounds, ...]] = tuple(bounds)
 
