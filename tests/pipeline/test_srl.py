@@ -168,6 +168,19 @@ def test_predicates_fall_back_to_verb_tags(trained, srl_frames_of):
     assert srl_frames_of(nlp(doc)) == {2: sorted(frames[2])}
 
 
+def test_verb_tags_follow_the_predicate_prefix_setting(trained):
+    srl = trained[0].get_pipe("senna_srl")
+    words = ["Ann", "sold", "the", "house", "quickly"]
+    doc = Doc(srl.vocab, words=words, tags=["NNP", "VBD", "DT", "NN", "RB"])
+    assert srl.predicates(doc) == [1]
+    srl.cfg["predicate_tag_prefix"] = "NN"
+    try:
+        assert srl.predicates(doc) == [0, 3]
+    finally:
+        srl.cfg["predicate_tag_prefix"] = "V"
+    assert srl.predicates(doc) == [1]
+
+
 def test_no_predicates_and_no_tags_warns_on_each_run_and_writes_nothing(trained):
     nlp, _ = trained
     for _ in range(2):
