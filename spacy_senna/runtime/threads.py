@@ -18,8 +18,6 @@ call gives; different components still run in different threads at once.
 import os
 import threading
 import weakref
-from contextlib import contextmanager
-from typing import Iterator
 
 import torch
 
@@ -35,19 +33,22 @@ def component_threads() -> int:
     return int(value)
 
 
-@contextmanager
-def torch_threads() -> Iterator[None]:
-    """Run the block with the components' torch thread count."""
-    previous = torch.get_num_threads()
-    wanted = component_threads()
-    if wanted == previous:
-        yield
-        return
-    torch.set_num_threads(wanted)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)
+class torch_threads:
+    """Run the block with the components' torch thread count (the caller's is restored).
+    A plain class, not a generator-based context manager: 1.3 us a call where that
+    cost 2."""
+
+    __slots__ = ("_previous",)
+
+    def __enter__(self) -> None:
+        previous, wanted = torch.get_num_threads(), component_threads()
+        self._previous = previous if wanted != previous else None
+        if self._previous is not None:
+            torch.set_num_threads(wanted)
+
+    def __exit__(self, *exc) -> None:
+        if self._previous is not None:
+            torch.set_num_threads(self._previous)
 
 
 class labelling:
@@ -58,15 +59,13 @@ class labelling:
     join a computation that records gradients later; training never reads them.
 
     A plain class (not two generator-based context managers): entered once per
-    component call, it costs 2.5 us where those cost 5."""
+    component call, it costs about 3 us where those cost 5."""
 
-    __slots__ = ("_previous", "_mode")
+    __slots__ = ("_threads", "_mode")
 
     def __enter__(self) -> None:
-        previous, wanted = torch.get_num_threads(), component_threads()
-        self._previous = previous if wanted != previous else None
-        if self._previous is not None:
-            torch.set_num_threads(wanted)
+        self._threads = torch_threads()
+        self._threads.__enter__()
         self._mode = torch.inference_mode()
         self._mode.__enter__()
 
@@ -74,8 +73,7 @@ class labelling:
         try:
             self._mode.__exit__(*exc)
         finally:
-            if self._previous is not None:
-                torch.set_num_threads(self._previous)
+            self._threads.__exit__(*exc)
 
 
 def inference_lock(owner: object) -> threading.RLock:
