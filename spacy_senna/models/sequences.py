@@ -5,7 +5,9 @@ row (SRL). A batch's sequences are laid end to end with padding rows between the
 (`flatten_windows`), so one lookup and one convolution cover the whole batch.
 """
 
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
 import torch
@@ -46,8 +48,38 @@ def sequence_bounds(doc: Doc) -> List[Tuple[int, int]]:
     return list(zip(edges[:-1], edges[1:]))
 
 
+#: inside `sequence_bounds_kept`, the bounds read so far, by doc id (with the doc, so the
+#: id stays its own); a context variable, so another thread's call neither sees nor ends it
+_KEPT_BOUNDS: ContextVar[Optional[Dict[int, Tuple[Doc, List[Tuple[int, int]]]]]] = ContextVar(
+    "senna_kept_sequence_bounds", default=None
+)
+
+
+@contextmanager
+def sequence_bounds_kept() -> Iterator[None]:
+    """Inside, `sequence_bounds_of` reads each doc's sentences once: for a component's
+    labelling call, which batches the docs by their sentences and then featurizes them,
+    and does not change them in between."""
+    token = _KEPT_BOUNDS.set({})
+    try:
+        yield
+    finally:
+        _KEPT_BOUNDS.reset(token)
+
+
 def sequence_bounds_of(docs: Sequence[Doc]) -> List[List[Tuple[int, int]]]:
-    """`sequence_bounds` of every doc of a batch, their SENT_START columns read at once."""
+    """`sequence_bounds` of every doc of a batch, their SENT_START columns read at once
+    (once per doc inside `sequence_bounds_kept`)."""
+    kept = _KEPT_BOUNDS.get()
+    if kept is None:
+        return _read_bounds(docs)
+    missing = [doc for doc in docs if id(doc) not in kept]
+    for doc, bounds in zip(missing, _read_bounds(missing) if missing else ()):
+        kept[id(doc)] = (doc, bounds)
+    return [kept[id(doc)][1] for doc in docs]
+
+
+def _read_bounds(docs: Sequence[Doc]) -> List[List[Tuple[int, int]]]:
     if len(docs) == 1:  # one doc labelled at a time: no batch to segment
         return [sequence_bounds(docs[0])]
     plain = [_reads_sent_starts(doc) for doc in docs]

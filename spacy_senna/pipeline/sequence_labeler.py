@@ -31,7 +31,12 @@ from thinc.api import Model, Optimizer, set_dropout_rate
 
 from ..labels.annotations import TOKEN_ANNOTATIONS
 from ..models.senna_model import get_net
-from ..models.sequences import Sequences, sequence_bounds, sequence_bounds_of
+from ..models.sequences import (
+    Sequences,
+    sequence_bounds,
+    sequence_bounds_kept,
+    sequence_bounds_of,
+)
 from ..runtime.collector import collector_paused
 from ..runtime.threads import inference_lock, labelling, torch_threads
 from .batching import bounded_batches, call_floats, decode_calls, decode_groups, row_cost
@@ -224,12 +229,13 @@ class SequenceLabeler(ChecksModelFile, TrainablePipe):
         self._check_inputs(docs)
         rows_of: List[List[Row]] = [[] for _ in docs]
         results_of: List[List[Any]] = [[] for _ in docs]
-        for calls in decode_groups(self.model_calls(docs)):
-            results = iter(self.row_results([scores for _, scores in calls]))
-            for batch, scores in calls:
-                for (d, _), rows in zip(batch, rows_per_doc(scores)):
-                    rows_of[d].extend(rows)
-                    results_of[d].extend(next(results) for _ in rows)
+        with sequence_bounds_kept():  # read to batch the docs, then to featurize them
+            for calls in decode_groups(self.model_calls(docs)):
+                results = iter(self.row_results([scores for _, scores in calls]))
+                for batch, scores in calls:
+                    for (d, _), rows in zip(batch, rows_per_doc(scores)):
+                        rows_of[d].extend(rows)
+                        results_of[d].extend(next(results) for _ in rows)
         predictions = [self.doc_prediction(*args) for args in zip(docs, rows_of, results_of)]
         return [
             prediction if kept is None else self.prediction_on_doc(prediction, kept, len(doc))

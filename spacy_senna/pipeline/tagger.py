@@ -98,7 +98,7 @@ class SennaTagger(SequenceLabeler):
             if not len(doc):
                 continue
             new = hashes[ids]
-            if not self.cfg["overwrite"]:
+            if not self.cfg["overwrite"] and doc.has_annotation("TAG"):
                 old = doc.to_array([TAG]).astype("uint64").reshape(-1)
                 new = numpy.where(old != 0, old, new)
             doc.from_array([TAG], new.reshape(-1, 1))

@@ -7,7 +7,7 @@ import pytest
 from spacy.lang.en import English
 from spacy.tokens import Doc
 
-from spacy_senna.models.sequences import sequence_bounds, sequence_bounds_of
+from spacy_senna.models.sequences import sequence_bounds, sequence_bounds_kept, sequence_bounds_of
 
 VOCAB = English().vocab
 
@@ -48,3 +48,17 @@ def test_a_batch_gets_the_bounds_each_doc_gets_alone():
     docs = [docs[-1], hooked, *docs, Doc(VOCAB, words=[]), hooked]
     assert sequence_bounds_of(docs) == [sequence_bounds(doc) for doc in docs]
     assert sequence_bounds_of([]) == []
+
+
+def test_kept_bounds_are_read_once_inside_and_afresh_after():
+    """Inside `sequence_bounds_kept` (one labelling call) a doc's bounds are read once,
+    whatever batch it is in; after it, a doc whose sentences changed gets its new ones."""
+    first = Doc(VOCAB, words="a b c d".split(), sent_starts=[True, False, True, False])
+    second = Doc(VOCAB, words="e f".split())
+    with sequence_bounds_kept():
+        assert sequence_bounds_of([first]) == [[(0, 2), (2, 4)]]
+        first[2].is_sent_start = False
+        assert sequence_bounds_of([second, first]) == [[(0, 2)], [(0, 2), (2, 4)]]
+    assert sequence_bounds_of([first, second]) == [[(0, 4)], [(0, 2)]]
+    with sequence_bounds_kept():
+        assert sequence_bounds_of([first]) == [[(0, 4)]]
