@@ -57,53 +57,84 @@ class RowProbabilities(Protocol):
 
 
 class PendingScores:
-    """The groups of one predicted batch whose probabilities are still to be computed."""
+    """The rows of one predicted batch whose span probabilities are still to be computed.
+
+    What a doc leaves here is one weak reference; its rows' lengths and chunks go to flat
+    lists of the whole batch (ints and tuples of ints and strings, which the garbage
+    collector stops tracking). Each group holds this object and where its rows are, and
+    takes its probabilities when its attrs are first read: kept per doc, a batch of
+    thousands of docs would leave the collector several tracked objects per doc.
+    """
 
     def __init__(self, component: RowProbabilities):
         self.component = component
-        #: per doc: its reference, its rows, and its groups' references with the bounds
-        #: of the rows each group holds
-        self.entries: List[
-            Tuple[weakref.ref, List[RowChunks], List[weakref.ref], List[Tuple[int, int]]]
-        ] = []
+        self._docs: List[weakref.ref] = []
+        #: per doc, the end of its rows in the flat per-row lists
+        self._row_ends: List[int] = []
+        #: per row, its length and the end of its chunks in `_chunks`
+        self._lengths: List[int] = []
+        self._chunk_ends: List[int] = []
+        self._chunks: List[Chunk] = []
+        #: after `fill`: per doc still alive then (by its index), its rows' probabilities
+        self._computed: Optional[Dict[int, List[numpy.ndarray]]] = None
 
-    def add(
-        self, doc: Doc, rows: List[RowChunks], groups: List[Tuple["ScoredSpanGroup", slice]]
-    ) -> None:
-        """Register a doc's rows and its groups, each with the rows it holds the spans of.
-        The rows' bounds are kept as plain ints (tuples of ints the garbage collector
-        stops tracking; a batch registers thousands of groups)."""
-        refs = [weakref.ref(group) for group, _ in groups]
-        parts = [part.indices(len(rows))[:2] for _, part in groups]
-        self.entries.append((weakref.ref(doc), rows, refs, parts))
+    def add(self, doc: Doc, rows: Sequence[RowChunks]) -> int:
+        """Register a doc's decoded rows; returns the doc's index, by which its groups
+        take their probabilities (`probabilities`)."""
+        self._docs.append(weakref.ref(doc))
+        for chunks, length in rows:
+            self._chunks.extend(chunks)
+            self._chunk_ends.append(len(self._chunks))
+            self._lengths.append(length)
+        self._row_ends.append(len(self._lengths))
+        return len(self._docs) - 1
+
+    def probabilities(self, doc_index: int, start: int, stop: int) -> Optional[numpy.ndarray]:
+        """The probabilities of the spans of rows `start` to `stop` of the doc registered
+        as `doc_index` (computed for the whole batch at the first call), or None for a
+        doc that was gone by then."""
+        self.fill()
+        rows = self._computed.get(doc_index)
+        return None if rows is None else _concatenate(rows[start:stop])
 
     def fill(self) -> None:
-        """Compute and store the probabilities of every group still alive (holding the
+        """Compute the probabilities of every doc still alive, once (holding the
         component's lock: its network and caches, and pausing the garbage collector, as
         when it labels a batch)."""
-        with inference_lock(self.component), collector_paused():
-            self._fill()
-
-    def _fill(self) -> None:
-        entries, self.entries = self.entries, []
-        alive = [(entry[0](), entry) for entry in entries]
-        alive = [(doc, entry) for doc, entry in alive if doc is not None]
-        if not alive:
+        if self._computed is not None:
             return
-        docs = [doc for doc, _ in alive]
-        per_row = self.component.row_probabilities(docs, [entry[1] for _, entry in alive])
-        for probabilities, (_, (_, _, refs, parts)) in zip(per_row, alive):
-            for group_ref, (start, stop) in zip(refs, parts):
-                group = group_ref()
-                if group is not None:
-                    group.set_scores(_concatenate(probabilities[start:stop]))
+        with inference_lock(self.component), collector_paused():
+            if self._computed is None:
+                self._computed = self._compute()
+                self._docs, self._row_ends, self._lengths = [], [], []
+                self._chunk_ends, self._chunks = [], []
+
+    def _compute(self) -> Dict[int, List[numpy.ndarray]]:
+        alive = [(i, ref()) for i, ref in enumerate(self._docs)]
+        alive = [(i, doc) for i, doc in alive if doc is not None]
+        if not alive:
+            return {}
+        rows_of = [self._rows(i) for i, _ in alive]
+        per_row = self.component.row_probabilities([doc for _, doc in alive], rows_of)
+        return {i: rows for (i, _), rows in zip(alive, per_row)}
+
+    def _rows(self, doc_index: int) -> List[RowChunks]:
+        """The decoded rows of a registered doc, as `add` got them."""
+        first = self._row_ends[doc_index - 1] if doc_index else 0
+        out = []
+        for row in range(first, self._row_ends[doc_index]):
+            chunks_from = self._chunk_ends[row - 1] if row else 0
+            chunks = self._chunks[chunks_from : self._chunk_ends[row]]
+            out.append(RowChunks(chunks, self._lengths[row]))
+        return out
 
 
 class ScoredSpanGroup(BoundsSpanGroup):
-    """A span group whose `attrs["scores"]` is computed when its attrs are first read."""
+    """A span group whose `attrs["scores"]` is computed when its attrs are first read:
+    the probabilities of rows `rows` of the doc `doc_index` of a batch's `pending`."""
 
     # no instance dict: one object fewer per group for the garbage collector to track
-    __slots__ = ("_pending",)
+    __slots__ = ("_pending", "_doc_index", "_row_start", "_row_stop")
 
     def __init__(
         self,
@@ -111,27 +142,30 @@ class ScoredSpanGroup(BoundsSpanGroup):
         *,
         bounds: Sequence[Chunk],
         pending: Optional[PendingScores],
+        doc_index: int = 0,
+        rows: Tuple[int, int] = (0, 0),
         attrs: Optional[Dict] = None,
     ):
         super().__init__(doc, bounds=bounds, attrs=attrs)
         self._pending = pending
+        self._doc_index = doc_index
+        self._row_start, self._row_stop = rows
 
     @property
     def attrs(self) -> Dict:
         """The group's attrs, with the span probabilities in "scores"."""
-        if self._pending is not None:
-            self._pending.fill()
+        pending = self._pending
+        if pending is not None:
+            scores = pending.probabilities(self._doc_index, self._row_start, self._row_stop)
+            self._pending = None
+            if scores is not None:
+                SpanGroup.attrs.__get__(self)["scores"] = scores
         return SpanGroup.attrs.__get__(self)
 
     @attrs.setter
     def attrs(self, value: Dict) -> None:
         self._pending = None
         SpanGroup.attrs.__set__(self, value)
-
-    def set_scores(self, scores: numpy.ndarray) -> None:
-        """Store the probabilities (without reading attrs)."""
-        SpanGroup.attrs.__get__(self)["scores"] = scores
-        self._pending = None
 
     def to_bytes(self) -> bytes:
         """Serialize the group, its probabilities computed first."""

@@ -100,14 +100,18 @@ class SpanLabeler(BiluoTagSet, SequenceLabeler):
         doc: Doc,
         chunks: List[Chunk],
         probs: Optional[numpy.ndarray],
-        pending: Optional[PendingScores] = None,
+        pending: Optional[Tuple[PendingScores, int, Tuple[int, int]]] = None,
         attrs: Optional[Dict] = None,
     ) -> SpanGroup:
         """A span group of `chunks` (with `attrs`): with their probabilities in
-        `attrs["scores"]`, or computed there when first read (`pending`), or none
-        (`span_scores` off)."""
+        `attrs["scores"]`, or computed there when first read (`pending`: the batch's
+        pending scores, the doc's index there and the rows the group's spans are from),
+        or none (`span_scores` off)."""
         if pending is not None:
-            return ScoredSpanGroup(doc, bounds=chunks, pending=pending, attrs=attrs)
+            scores, doc_index, rows = pending
+            return ScoredSpanGroup(
+                doc, bounds=chunks, pending=scores, doc_index=doc_index, rows=rows, attrs=attrs
+            )
         group = BoundsSpanGroup(doc, bounds=chunks, attrs=attrs)
         if probs is not None and self.scores_mode != "off":
             group.attrs["scores"] = numpy.asarray(probs, dtype="float32")
@@ -195,9 +199,9 @@ class DocSpanLabeler(SpanLabeler):
         pending = self.pending_scores()
         for doc, prediction in zip(docs, predictions):
             ranked = prediction.ranked
-            group = self.span_group(doc, *ranked[0], pending)
-            if pending is not None:
-                pending.add(doc, prediction.rows, [(group, slice(None))])
+            rows = prediction.rows
+            scored = None if pending is None else (pending, pending.add(doc, rows), (0, len(rows)))
+            group = self.span_group(doc, *ranked[0], scored)
             self.write_spans(doc, group)
             for rank in range(1, len(ranked)):
                 doc.spans[f"{self.kbest_prefix}_{rank + 1}"] = self.span_group(doc, *ranked[rank])

@@ -306,14 +306,13 @@ class SennaSRL(SpanLabeler):
         for doc, frames in zip(docs, predictions):
             for _, key in frame_keys(doc, self.cfg["spans_key"]):
                 del doc.spans[key]
-            groups = []
-            for frame in frames:
-                attrs = {"predicate": frame.predicate}
-                group = self.span_group(doc, frame.chunks, frame.probs, pending, attrs)
-                doc.spans[frame_key(self.cfg["spans_key"], frame.predicate)] = group
-                groups.append((group, slice(len(groups), len(groups) + 1)))
             if pending is not None and frames:
-                pending.add(doc, [frame.row for frame in frames], groups)
+                doc_index = pending.add(doc, [frame.row for frame in frames])
+            for i, frame in enumerate(frames):
+                attrs = {"predicate": frame.predicate}
+                scored = None if pending is None else (pending, doc_index, (i, i + 1))
+                group = self.span_group(doc, frame.chunks, frame.probs, scored, attrs)
+                doc.spans[frame_key(self.cfg["spans_key"], frame.predicate)] = group
 
 
 def _sentence_lengths(bounds: List[Tuple[int, int]]) -> numpy.ndarray:

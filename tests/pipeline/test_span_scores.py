@@ -3,6 +3,7 @@ computed with the spans, for a whole batch at once, nothing computed when nothin
 carried by serialization and copies, and a clear error for a doc changed in between."""
 
 import copy
+import gc
 import pickle
 
 import numpy
@@ -86,6 +87,23 @@ def test_docs_already_gone_are_not_scored(ner_dir, monkeypatch):
     del docs
     assert len(kept.spans["senna_ents"].attrs["scores"]) == len(kept.ents)
     assert calls == [1]
+
+
+def test_kept_docs_leave_the_garbage_collector_few_objects_until_read(ner_dir):
+    """What the probabilities to come need is kept per batch: a labelled doc adds its span
+    group and one weak reference to what the collector tracks, not its rows as lists."""
+    nlp = _load(ner_dir, True)
+    texts = [f"Anna visited Paris on day {i}" for i in range(200)]
+    docs = [nlp.make_doc(text) for text in texts]
+    ner = nlp.get_pipe("senna_ner")
+    list(ner.pipe([nlp.make_doc(texts[0])]))  # what a first call builds once
+    gc.collect()
+    before = len(gc.get_objects())
+    labelled = list(ner.pipe(docs, batch_size=64))
+    gc.collect()
+    per_doc = (len(gc.get_objects()) - before) / len(labelled)
+    assert per_doc <= 2.5, per_doc
+    assert numpy.allclose(_scores(labelled[:1])[0], _scores([_load(ner_dir, "eager")(texts[0])])[0])
 
 
 def test_serialized_and_copied_docs_carry_the_probabilities(ner_dir):
