@@ -5,6 +5,7 @@ carried by serialization and copies, and a clear error for a doc changed in betw
 import copy
 import gc
 import pickle
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy
 import pytest
@@ -104,6 +105,16 @@ def test_kept_docs_leave_the_garbage_collector_few_objects_until_read(ner_dir):
     per_doc = (len(gc.get_objects()) - before) / len(labelled)
     assert per_doc <= 2.5, per_doc
     assert numpy.allclose(_scores(labelled[:1])[0], _scores([_load(ner_dir, "eager")(texts[0])])[0])
+
+
+def test_threads_reading_one_batch_get_the_probabilities_computed_once(ner_dir, monkeypatch):
+    calls = _count_passes(monkeypatch)
+    eager = _scores(_load(ner_dir, "eager").pipe(TEXTS * 4, batch_size=64))
+    docs = list(_load(ner_dir, True).pipe(TEXTS * 4, batch_size=64))
+    with ThreadPoolExecutor(8) as pool:
+        read = list(pool.map(lambda doc: _scores([doc])[0], docs))
+    assert calls == [len(docs)]
+    assert all(numpy.allclose(a, b, atol=1e-5, rtol=0) for a, b in zip(read, eager))
 
 
 def test_serialized_and_copied_docs_carry_the_probabilities(ner_dir):
