@@ -31,12 +31,7 @@ from thinc.api import Model, Optimizer, set_dropout_rate
 
 from ..labels.annotations import TOKEN_ANNOTATIONS
 from ..models.senna_model import get_net
-from ..models.sequences import (
-    Sequences,
-    sequence_bounds,
-    sequence_bounds_kept,
-    sequence_bounds_of,
-)
+from ..models.sequences import Sequences, sequence_bounds, sequence_bounds_kept, sequence_bounds_of
 from ..runtime.collector import collector_paused
 from ..runtime.threads import inference_lock, labelling, torch_threads
 from .batching import bounded_batches, call_floats, decode_calls, decode_groups, row_cost
