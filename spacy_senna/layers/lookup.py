@@ -123,16 +123,16 @@ class FeatureLookup(nn.Module):
         return tables + tuple(cnn.weight_versions() for cnn in self.chars)
 
     def _embed(self, ids: Tensor) -> Tensor:
-        if not torch.is_grad_enabled() and ids.device.type == "cpu":
-            rows = ids.numpy()
-            parts = [_taken_rows(t.weight, rows[..., k]) for k, t in enumerate(self.tables)]
-        elif not torch.is_grad_enabled():  # the lookups without a module call each
-            parts = [embedding(ids[..., k], t.weight) for k, t in enumerate(self.tables)]
-        else:
+        if torch.is_grad_enabled():
             parts = [table(ids[..., k]) for k, table in enumerate(self.tables)]
             for k in self.kept_tables:
                 kept = getattr(self, f"kept_rows_{k}")[ids[..., k]]
                 parts[k] = torch.where(kept[..., None], parts[k].detach(), parts[k])
+        elif ids.device.type == "cpu":
+            rows = ids.numpy()
+            parts = [_taken_rows(t.weight, rows[..., k]) for k, t in enumerate(self.tables)]
+        else:  # the lookups without a module call each
+            parts = [embedding(ids[..., k], t.weight) for k, t in enumerate(self.tables)]
         col = len(self.tables)
         for cnn in self.chars:
             parts.append(cnn(ids[..., col : col + cnn.n_columns]))

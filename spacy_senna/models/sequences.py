@@ -74,7 +74,7 @@ def sequence_bounds_of(docs: Sequence[Doc]) -> List[List[Tuple[int, int]]]:
     if kept is None:
         return _read_bounds(docs)
     missing = [doc for doc in docs if id(doc) not in kept]
-    for doc, bounds in zip(missing, _read_bounds(missing) if missing else ()):
+    for doc, bounds in zip(missing, _read_bounds(missing)):
         kept[id(doc)] = (doc, bounds)
     return [kept[id(doc)][1] for doc in docs]
 

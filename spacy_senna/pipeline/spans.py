@@ -100,17 +100,17 @@ class SpanLabeler(BiluoTagSet, SequenceLabeler):
         doc: Doc,
         chunks: List[Chunk],
         probs: Optional[numpy.ndarray],
-        pending: Optional[Tuple[PendingScores, int, Tuple[int, int]]] = None,
+        pending_rows: Optional[Tuple[PendingScores, int, Tuple[int, int]]] = None,
         attrs: Optional[Dict] = None,
     ) -> SpanGroup:
         """A span group of `chunks` (with `attrs`): with their probabilities in
-        `attrs["scores"]`, or computed there when first read (`pending`: the batch's
+        `attrs["scores"]`, or computed there when first read (`pending_rows`: the batch's
         pending scores, the doc's index there and the rows the group's spans are from),
         or none (`span_scores` off)."""
-        if pending is not None:
-            scores, doc_index, rows = pending
+        if pending_rows is not None:
+            pending, doc_index, rows = pending_rows
             return ScoredSpanGroup(
-                doc, bounds=chunks, pending=scores, doc_index=doc_index, rows=rows, attrs=attrs
+                doc, bounds=chunks, pending=pending, doc_index=doc_index, rows=rows, attrs=attrs
             )
         group = BoundsSpanGroup(doc, bounds=chunks, attrs=attrs)
         if probs is not None and self.scores_mode != "off":
@@ -200,8 +200,8 @@ class DocSpanLabeler(SpanLabeler):
         for doc, prediction in zip(docs, predictions):
             ranked = prediction.ranked
             rows = prediction.rows
-            scored = None if pending is None else (pending, pending.add(doc, rows), (0, len(rows)))
-            group = self.span_group(doc, *ranked[0], scored)
+            at = None if pending is None else (pending, pending.add(doc, rows), (0, len(rows)))
+            group = self.span_group(doc, *ranked[0], at)
             self.write_spans(doc, group)
             for rank in range(1, len(ranked)):
                 doc.spans[f"{self.kbest_prefix}_{rank + 1}"] = self.span_group(doc, *ranked[rank])

@@ -142,8 +142,8 @@ class SennaSRL(SpanLabeler):
             predicate_tag_prefix=predicate_tag_prefix,
             max_sentence_length=max_sentence_length,
         )
-        #: (prefix, {tag id: whether the tag starts with it}): tags read once per prefix
-        self._verb_tags: Tuple[str, Dict[int, bool]] = (predicate_tag_prefix, {})
+        #: per predicate tag prefix, {tag id: whether the tag starts with it}
+        self._verb_tags: Dict[str, Dict[int, bool]] = {}
 
     # -- predicates -----------------------------------------------------------------------
 
@@ -163,9 +163,7 @@ class SennaSRL(SpanLabeler):
             )
             return []
         prefix = self.cfg["predicate_tag_prefix"]
-        if self._verb_tags[0] != prefix:
-            self._verb_tags = (prefix, {})
-        verb_tags = self._verb_tags[1]
+        verb_tags = self._verb_tags.setdefault(prefix, {})
         tags = doc.to_array(TAG).tolist()
         for tag in set(tags).difference(verb_tags):
             verb_tags[tag] = doc.vocab.strings[tag].startswith(prefix)
@@ -310,8 +308,8 @@ class SennaSRL(SpanLabeler):
                 doc_index = pending.add(doc, [frame.row for frame in frames])
             for i, frame in enumerate(frames):
                 attrs = {"predicate": frame.predicate}
-                scored = None if pending is None else (pending, doc_index, (i, i + 1))
-                group = self.span_group(doc, frame.chunks, frame.probs, scored, attrs)
+                at = None if pending is None else (pending, doc_index, (i, i + 1))
+                group = self.span_group(doc, frame.chunks, frame.probs, at, attrs)
                 doc.spans[frame_key(self.cfg["spans_key"], frame.predicate)] = group
 
 
