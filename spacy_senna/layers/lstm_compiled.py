@@ -64,12 +64,20 @@ def compiled_bidirectional(lstm: nn.LSTM, inputs: Tensor, batch_sizes: list) -> 
 
 def _input_weights(lstm: nn.LSTM) -> Tuple[Tensor, Tensor]:
     """Both directions' input weights and biases, stacked (one matrix product for both)."""
-    weights = kept_copy("stacked", _stacked, lstm.weight_ih_l0, lstm.weight_ih_l0_reverse)
-    return weights, kept_copy("stacked", _stacked, lstm.bias_ih_l0, lstm.bias_ih_l0_reverse)
+    return kept_copy(
+        "stacked",
+        _stacked,
+        lstm.weight_ih_l0,
+        lstm.weight_ih_l0_reverse,
+        lstm.bias_ih_l0,
+        lstm.bias_ih_l0_reverse,
+    )
 
 
-def _stacked(forward: Tensor, backward: Tensor) -> Tensor:
-    return torch.cat([forward, backward])
+def _stacked(
+    weight: Tensor, weight_reverse: Tensor, bias: Tensor, bias_reverse: Tensor
+) -> Tuple[Tensor, Tensor]:
+    return torch.cat([weight, weight_reverse]), torch.cat([bias, bias_reverse])
 
 
 def both_directions(direction, lstm: nn.LSTM, gates: Tensor, batch_sizes: list) -> Tensor:
@@ -99,26 +107,43 @@ def compiled_both_directions(lstm: nn.LSTM, gates: Tensor, batch_sizes: list) ->
     *Shape:* gates ``(N, 8 * hidden)`` packed by `batch_sizes` -> ``(N, 2 * hidden)``
     """
     sizes = numpy.asarray(batch_sizes, dtype=numpy.int64)
-    offsets = numpy.concatenate([[0], numpy.cumsum(sizes)]).astype(numpy.int64)
+    offsets = numpy.zeros(len(sizes) + 1, dtype=numpy.int64)
+    numpy.cumsum(sizes, out=offsets[1:])
     hidden = lstm.hidden_size
     inputs = numpy.ascontiguousarray(gates.detach().numpy(), dtype=numpy.float32)
     out = numpy.empty((inputs.shape[0], 2 * hidden), dtype=numpy.float32)
-    for weight_hh, bias_hh, reverse in (
-        (lstm.weight_hh_l0, lstm.bias_hh_l0, False),
-        (lstm.weight_hh_l0_reverse, lstm.bias_hh_l0_reverse, True),
-    ):
+    weights = kept_copy(
+        "recurrent arrays",
+        _recurrent_arrays,
+        lstm.weight_hh_l0,
+        lstm.bias_hh_l0,
+        lstm.weight_hh_l0_reverse,
+        lstm.bias_hh_l0_reverse,
+    )
+    for weight_hh_t, bias_hh, reverse in weights:
         recurrence(
             inputs,
             sizes,
             offsets,
-            kept_copy("transposed", _float32_array_t, weight_hh),
-            kept_copy("array", _float32_array, bias_hh),
+            weight_hh_t,
+            bias_hh,
             reverse,
             4 * hidden if reverse else 0,
             hidden if reverse else 0,
             out,
         )
     return torch.from_numpy(out)
+
+
+def _recurrent_arrays(
+    weight_hh: Tensor, bias_hh: Tensor, weight_hh_reverse: Tensor, bias_hh_reverse: Tensor
+) -> tuple:
+    """Each direction's (transposed recurrent weights, recurrent biases, reverse) as the
+    compiled recurrence reads them."""
+    return (
+        (_float32_array_t(weight_hh), _float32_array(bias_hh), False),
+        (_float32_array_t(weight_hh_reverse), _float32_array(bias_hh_reverse), True),
+    )
 
 
 def _float32_array(tensor: Tensor) -> numpy.ndarray:

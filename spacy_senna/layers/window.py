@@ -123,7 +123,9 @@ class WindowNetwork(nn.Module):
             hidden = hidden + dense(self.lstm_centre, centre, self.inference_dtype)
             hidden = nn.functional.hardtanh_(hidden)
         if not self.doc_context:
-            return self.output(self.dropout(hidden) if self.training else hidden)[index]
+            return _token_scores(
+                self.output(self.dropout(hidden) if self.training else hidden), index
+            )
         if context is None:
             raise ValueError("This window network reads document context: pass `context`.")
         # the output layer reads [own hidden, context]; the context is zero for a word
@@ -139,7 +141,16 @@ class WindowNetwork(nn.Module):
                 mean = mean * keep
             extra = nn.functional.linear(self.dropout(mean), weight[:, width:])
             scores = scores.index_add(0, rows, extra)
-        return scores[index]
+        return _token_scores(scores, index)
+
+
+def _token_scores(rows: Tensor, index: Tensor) -> Tensor:
+    """`rows[index]`: each token's scores from the rows of the convolution's output. One
+    sentence (a short text labelled alone) fills every row, in order (`flatten_windows`),
+    so its scores are the rows themselves, taken as a view."""
+    if index.shape[0] == 1 and index.shape[1] == rows.shape[0]:
+        return rows[None]
+    return rows[index]
 
 
 def flatten_windows(
@@ -151,8 +162,11 @@ def flatten_windows(
     `half_window`, i.e. its row in the convolution output; 0 on padding).
     """
     n_cols = docs_ids[0].shape[1] if docs_ids else 0
-    lengths = numpy.array([len(ids) for ids in docs_ids], dtype="int64")
     pad = numpy.full((half_window, n_cols), PADDING, dtype="int64")
+    if len(docs_ids) == 1 and len(docs_ids[0]):  # one sentence (a short text alone)
+        index = numpy.arange(len(docs_ids[0]), dtype="int64")[None]
+        return numpy.concatenate([pad, docs_ids[0], pad]), index
+    lengths = numpy.array([len(ids) for ids in docs_ids], dtype="int64")
     blocks = [pad]
     for ids in docs_ids:
         if len(ids):

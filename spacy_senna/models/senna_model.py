@@ -183,11 +183,14 @@ def _scores(model: Model, inputs: Tuple, is_train: bool) -> Tuple[torch.Tensor, 
     """The network's emissions for featurized `inputs`, and their backprop: gradients only
     in training, and none to pass back when the batch held no sequence to score."""
     net = get_net(model)
-    net.emission_net.dropout.p = model.attrs["dropout_rate"]
+    dropout = net.emission_net.dropout
+    if dropout.p != model.attrs["dropout_rate"]:  # a module's setattr costs a few us
+        dropout.p = model.attrs["dropout_rate"]
     if net.training != is_train:  # train() visits every submodule: not once per call
         net.train(is_train)
     device = net.criterion.transitions.device  # the GPU's under spacy.require_gpu
-    inputs = tuple(x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs)
+    if device.type != "cpu":  # the inputs are made on the CPU
+        inputs = tuple(x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs)
     if not is_train:
         with torch.no_grad():
             return net(*inputs), _no_backprop

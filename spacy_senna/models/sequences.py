@@ -128,11 +128,15 @@ def featurize(model: Model, docs: Sequence[Doc], train: bool = False):
     for a model with `doc_context`, its repeated words (`occurrence_groups`; else None)."""
     pieces, bounds = _sequence_ids(model, docs, train)
     flat, index = flatten_windows(pieces, model.attrs["window_size"] // 2)
-    lengths = torch.tensor([len(piece) for piece in pieces], dtype=torch.long)
-    context = (
-        occurrence_groups(docs, index, lengths.numpy()) if model.attrs["doc_context"] else None
+    lengths = numpy.array([len(piece) for piece in pieces], dtype="int64")
+    context = occurrence_groups(docs, index, lengths) if model.attrs["doc_context"] else None
+    return (
+        torch.from_numpy(flat),
+        torch.from_numpy(index),
+        torch.from_numpy(lengths),
+        bounds,
+        context,
     )
-    return torch.from_numpy(flat), torch.from_numpy(index), lengths, bounds, context
 
 
 class LevelBatch(NamedTuple):

@@ -186,3 +186,25 @@ def test_the_compiled_recurrence_follows_weights_changed_in_place():
         expected = lstm(packed)[0].data
     assert not torch.allclose(after, before, atol=1e-3)
     torch.testing.assert_close(after, expected, atol=2e-6, rtol=0)
+
+
+@pytest.mark.parametrize("grad", [False, True])
+def test_one_sentence_gets_its_states_in_a_batch_and_passes_gradients_back(grad):
+    """A short text labelled alone (one sentence: its rows read and written as slices)
+    gets the states the same sentence gets in a batch, in training too, where the
+    gradient reaches its rows and not the padding around them."""
+    torch.manual_seed(0)
+    lstm = SentenceLSTM(input_width=4, width=3).train(grad)
+    flat, index = flatten_windows(SENTENCES, 2)
+    rows = torch.randn(len(flat), 4, requires_grad=grad)
+    token_rows = torch.from_numpy(index) + 2
+    with torch.set_grad_enabled(grad):
+        both = lstm(rows, token_rows, torch.tensor([6, 2]))
+        second = lstm(rows, token_rows[1:], torch.tensor([2]))
+    mine = token_rows[1, :2]
+    torch.testing.assert_close(second[mine], both[mine])
+    assert not second[[r for r in range(len(flat)) if r not in mine.tolist()]].any()
+    if grad:
+        second.sum().backward()
+        assert rows.grad[mine].abs().sum(1).min() > 0
+        assert not rows.grad[[r for r in range(len(flat)) if r not in mine.tolist()]].any()
