@@ -245,3 +245,26 @@ def test_the_packed_bfloat16_product_gives_the_plain_products_numbers(native_bfl
         plain = torch.nn.functional.linear(x.to(torch.bfloat16), weight, bias).float()
         assert torch.equal(precision.dense(layer, x, "bfloat16"), plain)
         assert torch.equal(precision.dense(layer, x, "bfloat16", hardtanh=True), plain.clamp(-1, 1))
+
+
+def test_a_short_float32_window_is_one_product_and_a_long_one_the_convolution(monkeypatch):
+    """At inference on the CPU a window layer over one short input (a text alone) is one
+    matrix product of its windows, the convolution's numbers up to the order of the sums;
+    a longer input, and training, run the convolution itself."""
+    torch.manual_seed(0)
+    conv = torch.nn.Conv1d(7, 5, 5).eval()
+    products = []
+    product = precision._float32_windows_product
+    monkeypatch.setattr(
+        precision, "_float32_windows_product", lambda *a: products.append(1) or product(*a)
+    )
+    for positions, expected in ((1, 1), (precision.SHORT_WINDOW_POSITIONS, 1), (65, 0)):
+        products.clear()
+        x = torch.randn(1, 7, positions + 4)
+        with torch.no_grad():
+            out = precision.dense(conv, x, "float32", hardtanh=True)
+            torch.testing.assert_close(out, conv(x).clamp(-1, 1), atol=1e-6, rtol=0)
+        assert out.shape == (1, 5, positions) and len(products) == expected
+    conv.train()
+    precision.dense(conv, torch.randn(1, 7, 9), "float32").sum().backward()
+    assert conv.weight.grad is not None and not products

@@ -19,7 +19,7 @@ _COPIES: Dict[Tuple[int, str], tuple] = {}
 
 def versions(tensors: Iterable[Tensor]) -> Tuple[Tuple[int, int], ...]:
     """Each tensor's version and address: what moves when it changes in place or anew."""
-    return tuple((t._version, t.data_ptr()) for t in tensors)
+    return tuple([(t._version, t.data_ptr()) for t in tensors])
 
 
 def kept_copy(purpose: str, make: Callable[..., Any], *sources: Tensor) -> Any:
