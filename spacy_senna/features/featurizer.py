@@ -165,17 +165,20 @@ class Featurizer:
         key = (orths.tobytes(), tuple(lengths)) if self._last is not None else None
         if key is not None and (kept := self._last.get(key)) is not None:
             return kept
-        ends = numpy.cumsum(lengths)
+        ends = numpy.cumsum(lengths) if len(docs) > 1 else None  # one doc: no split
 
         def text_ids(new: numpy.ndarray, first: numpy.ndarray) -> List[List[int]]:
             # each new word's text from the vocab of the doc where it first occurs
-            owners = numpy.searchsorted(ends, first, side="right").tolist()
+            if ends is None:
+                owners = [0] * len(new)
+            else:
+                owners = numpy.searchsorted(ends, first, side="right").tolist()
             texts = [word_form(docs[d].vocab.strings[o]) for o, d in zip(new.tolist(), owners)]
             return [[i for f in self._free for i in f.text_ids(text)] for text in texts]
 
         ids = self._cache.rows(orths, text_ids)
         ids.flags.writeable = False  # the pieces may be handed to the next caller too
-        pieces = numpy.split(ids, ends[:-1]) if len(docs) > 1 else [ids]
+        pieces = [ids] if ends is None else numpy.split(ids, ends[:-1])
         return self._last.keep(key, pieces) if key is not None else pieces
 
     def to_dict(self) -> dict:
