@@ -212,3 +212,26 @@ def test_lookup_mode_is_spacys(nlp):
     pair = _pair(nlp, mode="lookup", lookups=lookups)
     docs = [Doc(nlp.vocab, words=["cats", "ran", "Cats"]), Doc(nlp.vocab, words=[])]
     assert _compare(pair, docs, 2) == [["cat", "run", "Cats"], []]
+
+
+def test_a_short_doc_of_known_words_is_lemmatized_token_by_token(nlp, words, monkeypatch):
+    """A doc labelled alone whose keys are all cached (outside a memory zone) takes its
+    lemmas from them one token at a time, the batch path's lemmas; a new word, or a doc
+    inside a memory zone, takes the batch path."""
+    theirs, ours = _pair(nlp)
+    docs = _random_docs(nlp, words, 40, seed=3)
+    docs = [doc for doc in docs if len(doc) and all(t.pos for t in doc)]
+    list(ours.pipe([doc.copy() for doc in docs], batch_size=8))
+    searches = []
+    find = SennaLemmatizer._find
+    monkeypatch.setattr(SennaLemmatizer, "_find", lambda *a: searches.append(1) or find(*a))
+    assert _lemmas([ours(doc.copy()) for doc in docs]) == _lemmas(
+        [theirs(doc.copy()) for doc in docs]
+    )
+    assert not searches
+    with nlp.memory_zone():
+        ours(docs[0].copy())
+    assert searches
+    searches.clear()
+    ours(Doc(nlp.vocab, words=["zorblaxes"], pos=["NOUN"]))
+    assert searches
