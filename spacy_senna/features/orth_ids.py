@@ -53,7 +53,7 @@ class OrthIds:
             self.clear()
         where = self._find(orths)
         missing = where < 0
-        if missing.any():
+        if numpy.count_nonzero(missing):
             new, first, inverse = numpy.unique(
                 orths[missing], return_index=True, return_inverse=True
             )

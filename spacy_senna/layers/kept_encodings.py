@@ -54,7 +54,7 @@ class KeptEncodings:
             keys = _row_bytes(rows.numpy())
             row_of = self._row_of
             where = numpy.fromiter(map(row_of.get, keys, repeat(-1)), numpy.int64, len(keys))
-            if (where < 0).any():
+            if numpy.count_nonzero(where < 0):
                 new = {}
                 for i in numpy.flatnonzero(where < 0).tolist():
                     new.setdefault(keys[i], i)

@@ -42,7 +42,7 @@ def sequence_bounds(doc: Doc) -> List[Tuple[int, int]]:
     # Doc.sents, read from the SENT_START column at once (1 starts a sentence, -1 and 0
     # do not; no value after the first token: no boundaries), which is much faster
     starts = doc.to_array(SENT_START)[1:]
-    if not starts.any():
+    if not numpy.count_nonzero(starts):
         return [(0, n)]
     edges = [0, *(numpy.flatnonzero(starts == 1) + 1).tolist(), n]
     return list(zip(edges[:-1], edges[1:]))

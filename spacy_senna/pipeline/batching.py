@@ -36,10 +36,11 @@ def call_floats(model: Model) -> int:
     """The working floats one call of `model`'s network may hold: MAX_PREDICT_FLOATS on a
     CPU (larger calls gain nothing there and cost memory), GPU_PREDICT_FLOATS on a GPU
     that has 16 times that in bytes, a sixteenth of a smaller one's memory."""
-    device = get_net(model).criterion.transitions.device  # every senna net's criterion is a CRF
-    if device.type != "cuda":
+    transitions = get_net(model).criterion.transitions  # every senna net's criterion is a CRF
+    if not transitions.is_cuda:  # a flag, where `device.type` builds a string
         return MAX_PREDICT_FLOATS
-    return max(MAX_PREDICT_FLOATS, min(GPU_PREDICT_FLOATS, _device_bytes(device.index) // 64))
+    index = transitions.device.index
+    return max(MAX_PREDICT_FLOATS, min(GPU_PREDICT_FLOATS, _device_bytes(index) // 64))
 
 
 @lru_cache(maxsize=None)

@@ -95,7 +95,7 @@ def test_a_call_holds_more_rows_on_a_gpu_as_its_memory_allows(ner_nlp, monkeypat
     batch is one call where a sixteenth of the device's memory holds it."""
     model = ner_nlp.get_pipe("senna_ner").model
     assert batching.call_floats(model) == batching.MAX_PREDICT_FLOATS
-    weight_on_gpu = SimpleNamespace(device=torch.device("cuda", 0))
+    weight_on_gpu = SimpleNamespace(device=torch.device("cuda", 0), is_cuda=True)
     net_on_gpu = SimpleNamespace(criterion=SimpleNamespace(transitions=weight_on_gpu))
     monkeypatch.setattr(batching, "get_net", lambda _: net_on_gpu)
     for memory, expected in [
