@@ -92,11 +92,11 @@ def _short_float32_windows(layer: nn.Module, x: Tensor) -> bool:
     """Whether `layer` at inference is a window layer over one short stretch of rows on
     the CPU (a text labelled alone), which `_float32_windows_product` computes."""
     return (
-        not layer.training
+        x.shape[0] == 1
+        and _is_plain_conv1d(layer)
+        and not layer.training
         and x.device.type == "cpu"
         and x.dtype == torch.float32
-        and x.shape[0] == 1
-        and _is_plain_conv1d(layer)
         and x.shape[2] - layer.kernel_size[0] + 1 <= SHORT_WINDOW_POSITIONS
     )
 

@@ -38,7 +38,7 @@ class SentenceLSTM(nn.Module):
         batch, time = token_rows.shape
         if len(lengths) != batch:
             raise ValueError(f"SentenceLSTM got {len(lengths)} lengths for {batch} sentences")
-        if batch == 1:
+        if batch == 1 and time and rows.device.type == "cpu":  # its first row read: no sync
             return self._one_sentence(rows, int(token_rows[0, 0]), int(lengths[0]))
         packed_rows, batch_sizes = packed_order(token_rows, lengths.cpu())
         inputs = rows[packed_rows]
