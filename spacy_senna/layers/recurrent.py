@@ -38,34 +38,25 @@ class SentenceLSTM(nn.Module):
         batch, time = token_rows.shape
         if len(lengths) != batch:
             raise ValueError(f"SentenceLSTM got {len(lengths)} lengths for {batch} sentences")
+        out = rows.new_zeros(rows.shape[0], 2 * self.width)
         if batch == 1 and time and rows.device.type == "cpu":  # its first row read: no sync
-            return self._one_sentence(rows, int(token_rows[0, 0]), int(lengths[0]))
+            # one sentence (a short text alone): its tokens are consecutive rows, read and
+            # written as slices; copied as the gather copies them (a matrix product's
+            # rounding can depend on where its input starts in memory)
+            first, length = int(token_rows[0, 0]), int(lengths[0])
+            inputs = rows[first : first + length].clone()
+            out[first : first + length] = self._states(inputs, torch.ones(length, dtype=torch.long))
+            return out
         packed_rows, batch_sizes = packed_order(token_rows, lengths.cpu())
-        inputs = rows[packed_rows]
+        return out.index_put((packed_rows,), self._states(rows[packed_rows], batch_sizes))
+
+    def _states(self, inputs: Tensor, batch_sizes: Tensor) -> Tensor:
+        """The LSTM's states over the packed `inputs`: compiled for a few rows at
+        inference (`lstm_compiled`), else PyTorch's LSTM."""
         sizes = batch_sizes.tolist()
         if runs_compiled(inputs, self.lstm, sizes):
-            states = compiled_bidirectional(self.lstm, inputs, sizes)
-        else:
-            states = self.lstm(PackedSequence(inputs, batch_sizes))[0].data
-        out = rows.new_zeros(rows.shape[0], 2 * self.width)
-        return out.index_put((packed_rows,), states)
-
-    def _one_sentence(self, rows: Tensor, first: int, length: int) -> Tensor:
-        """`forward` for one sentence (a short text labelled alone): its tokens are the
-        consecutive rows from `first`, read and written as slices (the same numbers as
-        the gather and scatter of a batch, in fewer operations). The rows are copied, as
-        the gather copies them: a matrix product's rounding can depend on where its
-        input starts in memory."""
-        inputs = rows[first : first + length].clone()
-        sizes = [1] * length
-        if runs_compiled(inputs, self.lstm, sizes):
-            states = compiled_bidirectional(self.lstm, inputs, sizes)
-        else:
-            batch_sizes = torch.ones(length, dtype=torch.long)
-            states = self.lstm(PackedSequence(inputs, batch_sizes))[0].data
-        out = rows.new_zeros(rows.shape[0], 2 * self.width)
-        out[first : first + length] = states
-        return out
+            return compiled_bidirectional(self.lstm, inputs, sizes)
+        return self.lstm(PackedSequence(inputs, batch_sizes))[0].data
 
 
 def sentence_encoder(width: int, lstm_width: int, depth: int) -> Tuple[nn.ModuleList, int]:
