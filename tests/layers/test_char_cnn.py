@@ -171,3 +171,23 @@ def test_kept_words_are_forgotten_when_the_weights_change():
     cnn.train()
     cnn(WORDS).sum().backward()  # a training step is about to change the weights
     assert len(cnn.kept) == 0
+
+
+def test_a_short_call_at_inference_takes_its_rows_from_the_kept_outputs():
+    torch.manual_seed(0)
+    words = FeatureLookup(table_sizes=[10], widths=[3], char_cnns=[SPEC])
+    lookup = FeatureLookup(table_sizes=[6], widths=[2], shared=lambda: words)
+    ids = torch.cat(
+        [torch.randint(0, 6, (len(WORDS), 1)), torch.randint(0, 10, (len(WORDS), 1)), WORDS], 1
+    )
+    with torch.no_grad():
+        first = lookup(ids)
+        assert len(lookup.kept_rows) == len(torch.unique(ids, dim=0))
+        assert torch.equal(first, lookup._embed(ids))
+        assert torch.equal(lookup(ids[[4, 0]]), first[[4, 0]])  # gathered, not computed
+        words.tables[0].weight.mul_(2.0)  # the shared table changed in place
+        assert torch.equal(lookup(ids), lookup._embed(ids)) and not torch.equal(lookup(ids), first)
+        long_call = ids.repeat(40, 1)  # beyond a short call: computed, nothing kept
+        lookup.kept_rows.clear()
+        assert torch.equal(lookup(long_call), lookup._embed(long_call))
+        assert len(lookup.kept_rows) == 0
