@@ -75,8 +75,11 @@ class PendingScores:
         self._lengths: List[int] = []
         self._chunk_ends: List[int] = []
         self._chunks: List[Chunk] = []
-        #: after `fill`: per doc still alive then (by its index), its rows' probabilities
+        #: after `fill`: per doc still alive then (by its index), its rows' probabilities,
+        #: each dropped when its doc goes (`_watches`), so the docs kept from a batch do
+        #: not hold the probabilities of the whole batch
         self._computed: Optional[Dict[int, List[numpy.ndarray]]] = None
+        self._watches: List[weakref.ref] = []
 
     def add(self, doc: Doc, rows: Sequence[RowChunks]) -> int:
         """Register a doc's decoded rows; returns the doc's index, by which its groups
@@ -116,6 +119,8 @@ class PendingScores:
             return {}
         rows_of = [self._rows(i) for i, _ in alive]
         per_row = self.component.row_probabilities([doc for _, doc in alive], rows_of)
+        this = weakref.ref(self)
+        self._watches = [weakref.ref(doc, _forgetter(this, i)) for i, doc in alive]
         return {i: rows for (i, _), rows in zip(alive, per_row)}
 
     def _rows(self, doc_index: int) -> List[RowChunks]:
@@ -127,6 +132,18 @@ class PendingScores:
             chunks = self._chunks[chunks_from : self._chunk_ends[row]]
             out.append(RowChunks(chunks, self._lengths[row]))
         return out
+
+
+def _forgetter(pending: "weakref.ref[PendingScores]", doc_index: int):
+    """A weak reference's callback: drop the probabilities of doc `doc_index` from the
+    `pending` scores (if they are still there) once that doc is gone."""
+
+    def forget(_: weakref.ref) -> None:
+        held = pending()
+        if held is not None and held._computed is not None:
+            held._computed.pop(doc_index, None)
+
+    return forget
 
 
 class ScoredSpanGroup(BoundsSpanGroup):

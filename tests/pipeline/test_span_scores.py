@@ -90,6 +90,20 @@ def test_docs_already_gone_are_not_scored(ner_dir, monkeypatch):
     assert calls == [1]
 
 
+def test_a_doc_gone_after_the_read_releases_its_probabilities(ner_dir):
+    """Docs dropped after one doc's read no longer hold memory through the docs kept."""
+    expected = _scores(_load(ner_dir, "eager").pipe(TEXTS))
+    docs = list(_load(ner_dir, True).pipe(TEXTS, batch_size=len(TEXTS)))
+    kept = docs[4]
+    pending = kept.spans["senna_ents"]._pending
+    docs[0].spans["senna_ents"].attrs["scores"]  # computes the batch's probabilities
+    assert len(pending._computed) == len(TEXTS)
+    del docs
+    gc.collect()
+    assert list(pending._computed) == [4]
+    assert numpy.allclose(_scores([kept])[0], expected[4], atol=1e-5, rtol=0)
+
+
 def test_kept_docs_leave_the_garbage_collector_few_objects_until_read(ner_dir):
     """What the probabilities to come need is kept per batch: a labelled doc adds its span
     group and one weak reference to what the collector tracks, not its rows as lists."""
