@@ -7,6 +7,7 @@ from typing import NamedTuple, Tuple
 import torch
 from torch import Tensor, nn
 
+from .char_cnn_compiled import compiled_encodings
 from .kept_copies import versions
 from .kept_encodings import KeptEncodings
 from .lexicon import PADDING
@@ -39,7 +40,8 @@ class CharCNN(nn.Module):
     is computed as `window` per-character tables (embedding x filter slice, tiny) that
     each real position indexes, so no work is spent on padding positions. At inference on
     a CPU each distinct word is encoded once and kept (`KeptEncodings`, which finds a
-    batch's rows by their ids' bytes): the same numbers, gathered.
+    batch's rows by their ids' bytes): the same numbers, gathered; the words it lacks
+    are encoded by one compiled loop (`char_cnn_compiled`), again the same numbers.
 
     *Shape:* ids ``(..., n_columns)`` -> ``(..., width)``
     """
@@ -69,10 +71,16 @@ class CharCNN(nn.Module):
             )
         rows = ids.reshape(-1, self.n_columns)
         if not torch.is_grad_enabled() and rows.device.type == "cpu":
-            encoded = self.kept.encodings(rows, self._encode_rows, self.weight_versions())
+            encoded = self.kept.encodings(rows, self._encode_new, self.weight_versions())
             return encoded.reshape(*ids.shape[:-1], self.width)
         self.kept.clear()  # training: the weights are about to change
         return self._encode_rows(rows).reshape(*ids.shape[:-1], self.width)
+
+    def _encode_new(self, rows: Tensor) -> Tensor:
+        """The encodings of the distinct rows a store lacks: one compiled loop at
+        inference on the CPU (`char_cnn_compiled`, the same numbers), else `_encode_rows`."""
+        encoded = compiled_encodings(self, rows)
+        return encoded if encoded is not None else self._encode_rows(rows)
 
     def _encode_rows(self, rows: Tensor) -> Tensor:
         """(n, width): each row's encoding, the network run once per distinct row."""

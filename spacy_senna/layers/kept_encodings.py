@@ -42,11 +42,15 @@ class KeptEncodings:
             self._weights: Tuple[int, ...] = ()
 
     def encodings(
-        self, rows: Tensor, encode: Callable[[Tensor], Tensor], weights: Tuple[int, ...]
+        self,
+        rows: Tensor,
+        encode: Callable[[Tensor], Tensor],
+        weights: Tuple[int, ...],
+        whole: bool = False,
     ) -> Tensor:
         """(n, width): the encoding of each of the `rows` (n, L), from the store where
-        kept, else by `encode` (rows -> encodings, run once on the rows not kept), kept
-        for next time."""
+        kept, else by `encode` (rows -> encodings, run once on the rows not kept, or with
+        `whole` on all the rows, whose result is returned as it is), kept for next time."""
         with inference_lock(self):
             if weights != self._weights or len(self._row_of) + len(rows) > self.max_rows:
                 self.clear()
@@ -58,6 +62,10 @@ class KeptEncodings:
                 new = {}
                 for i in numpy.flatnonzero(where < 0).tolist():
                     new.setdefault(keys[i], i)
+                if whole:
+                    encoded = encode(rows)
+                    self._keep(list(new), encoded[list(new.values())])
+                    return encoded
                 self._keep(list(new), encode(rows[list(new.values())]))
                 where = numpy.fromiter(map(row_of.__getitem__, keys), numpy.int64, len(keys))
             # NumPy's take: the same rows as indexing the tensor (2.2 against 3.5 us for 17)

@@ -42,9 +42,11 @@ class FeatureLookup(nn.Module):
         `own_words`): a submodule, saved and trained with this network.
 
     At inference on the CPU a short call (`KEPT_ROWS_CALL` rows: a text labelled alone)
-    gathers each row's output from those kept by earlier calls (`KeptEncodings`, keyed by
-    the row's ids, forgotten when any weight read moves): the same numbers, as every
-    row's output depends on its own ids only.
+    whose rows were all seen gathers each row's output from those kept by earlier calls
+    (`KeptEncodings`, keyed by the row's ids, forgotten when any weight read moves): the
+    same numbers, as every row's output depends on its own ids only. A call with a new
+    row computes all its rows, as before, so the shared word table's last call still
+    serves the next component that reads the same doc.
 
     *Shape:* ids ``(..., n_columns)`` -> ``(..., width)``; the networks pass
     flat rows ``(n_rows, n_columns)`` (every sentence of a batch laid end to end)
@@ -124,7 +126,8 @@ class FeatureLookup(nn.Module):
             return self._embed(ids)
         if self.last is None:
             if ids.dim() == 2 and len(ids) <= KEPT_ROWS_CALL:
-                return self.kept_rows.encodings(ids, self._embed, self._all_weight_versions())
+                versions = self._all_weight_versions()
+                return self.kept_rows.encodings(ids, self._embed, versions, whole=True)
             return self._embed(ids)
         key = (
             ids.numpy().tobytes(),

@@ -7,6 +7,7 @@ from torch import nn
 
 from spacy_senna.layers import char_cnn
 from spacy_senna.layers.char_cnn import CharCNN, CharCNNSpec, distinct_rows
+from spacy_senna.layers.char_cnn_compiled import compiled_encodings
 from spacy_senna.layers.lookup import FeatureLookup
 
 SPEC = CharCNNSpec(n_columns=8, n_chars=12, char_width=6, width=5, window=3)
@@ -191,3 +192,21 @@ def test_a_short_call_at_inference_takes_its_rows_from_the_kept_outputs():
         lookup.kept_rows.clear()
         assert torch.equal(lookup(long_call), lookup._embed(long_call))
         assert len(lookup.kept_rows) == 0
+
+
+def test_new_words_at_inference_are_encoded_compiled_to_the_same_numbers(monkeypatch):
+    cnn = make_cnn(SPEC._replace(window=5)).eval()
+    generator = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        for _ in range(20):
+            rows = torch.randint(0, SPEC.n_chars, (9, SPEC.n_columns), generator=generator)
+            rows[0] = 0  # no real position: the padding vector
+            rows[1, 3:] = 0
+            assert torch.equal(compiled_encodings(cnn, rows), cnn.encode(rows))
+        assert compiled_encodings(cnn, WORDS.clone().fill_(SPEC.n_chars)) is None
+        with torch.enable_grad():
+            assert compiled_encodings(cnn, WORDS) is None
+        calls = []
+        monkeypatch.setattr(cnn, "_encode_rows", lambda rows: calls.append(rows))
+        assert torch.equal(cnn(WORDS), cnn.encode(WORDS))  # new words: compiled
+        assert calls == []

@@ -55,3 +55,15 @@ def test_a_store_filled_while_labelling_grows_outside_inference_mode():
     with torch.no_grad():
         got = store.encodings(_rows((1, 2), (2, 1)), encode, weights=(0,))
     assert torch.equal(got, CountingEncoder()(_rows((1, 2), (2, 1))))
+
+
+def test_whole_encodes_every_row_of_a_call_with_a_new_one_and_keeps_the_new():
+    store, encode = KeptEncodings(), CountingEncoder()
+    store.encodings(_rows((1,), (2,)), encode, weights=(0,), whole=True)
+    encode.encoded = 0
+    rows = _rows((2,), (3,), (1,), (3,))
+    got = store.encodings(rows, encode, weights=(0,), whole=True)
+    assert encode.encoded == 4 and len(store) == 3  # all four encoded, (3,) kept once
+    assert torch.equal(got, CountingEncoder()(rows))
+    assert torch.equal(store.encodings(rows, encode, weights=(0,), whole=True), got)
+    assert encode.encoded == 4  # all kept now: gathered
