@@ -377,9 +377,23 @@ def test_call_latency_times_one_doc_at_a_time(load_script):
     assert "senna_srl" not in result["pipelines"]["senna3"]["components"]
     assert all(p["ms_per_doc"] > 0 for p in result["pipelines"].values())
     assert result["four"] > 0 and result["three"] > 0
-    assert "split" not in result
+    assert "split" not in result and result["unseen_after"] is None
     with pytest.raises(ValueError, match="No texts"):
         script.call_latency([], rounds=1, pipeline=pipeline, anchor=pipeline)
+
+
+def test_call_latency_times_unseen_texts_on_pipelines_loaded_afresh(load_script, monkeypatch):
+    script = load_script(BENCHMARKS / "speed" / "call_latency.py")
+    pipeline = str(bundled_path())
+    loads = []
+    load = script.spacy.load
+    monkeypatch.setattr(script.spacy, "load", lambda *a, **k: loads.append(a) or load(*a, **k))
+    result = script.call_latency(
+        ["He sold the old house."], 2, pipeline, pipeline, warm=["Anna saw Paris."]
+    )
+    assert result["unseen_after"] == 1 and result["words"] == 6
+    assert len(loads) == 4 + 2 * 4  # the four pipelines once, then afresh each round
+    assert all(p["ms_per_doc"] > 0 for p in result["pipelines"].values())
 
 
 def test_call_latency_splits_a_text_by_component(load_script):

@@ -38,7 +38,7 @@ class KeptEncodings:
         """Forget every encoding."""
         with inference_lock(self):
             self._row_of: Dict[bytes, int] = {}
-            self._encodings: Tensor = torch.zeros(0, 0)
+            self._encodings = numpy.zeros((0, 0), dtype=numpy.float32)
             self._weights: Tuple[int, ...] = ()
 
     def encodings(
@@ -64,28 +64,26 @@ class KeptEncodings:
                     new.setdefault(keys[i], i)
                 if whole:
                     encoded = encode(rows)
-                    self._keep(list(new), encoded[list(new.values())])
+                    self._keep(list(new), encoded.detach().numpy()[list(new.values())])
                     return encoded
-                self._keep(list(new), encode(rows[list(new.values())]))
+                self._keep(list(new), encode(rows[list(new.values())]).detach().numpy())
                 where = numpy.fromiter(map(row_of.__getitem__, keys), numpy.int64, len(keys))
             # NumPy's take: the same rows as indexing the tensor (2.2 against 3.5 us for 17)
-            return torch.from_numpy(self._encodings.detach().numpy().take(where, axis=0))
+            return torch.from_numpy(self._encodings.take(where, axis=0))
 
-    @torch.inference_mode(False)
-    def _keep(self, keys: list, encoded: Tensor) -> None:
-        # a plain tensor (not an inference one) even while labelling, so the store also
-        # grows in a later call made outside torch's inference mode (`model.predict`)
+    def _keep(self, keys: list, encoded: numpy.ndarray) -> None:
+        # kept as an array: no tensor, so nothing of torch's inference mode sticks to it
         used = len(self._row_of)
         if used + len(keys) > len(self._encodings):
-            grown = encoded.new_empty(
-                max(2 * len(self._encodings), used + len(keys), 1024), encoded.shape[1]
+            grown = numpy.empty(
+                (max(2 * len(self._encodings), used + len(keys), 1024), encoded.shape[1]),
+                dtype=encoded.dtype,
             )
             if used:
                 grown[:used] = self._encodings[:used]
             self._encodings = grown
         self._encodings[used : used + len(keys)] = encoded
-        for offset, key in enumerate(keys):
-            self._row_of[key] = used + offset
+        self._row_of.update(zip(keys, range(used, used + len(keys))))
 
 
 def _row_bytes(ids: numpy.ndarray) -> list:
