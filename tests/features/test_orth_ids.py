@@ -52,3 +52,17 @@ def test_past_its_size_the_table_starts_again_and_reads_the_same():
         batch = numpy.unique(rng.integers(0, 2**63, 200, dtype="uint64"))
         assert table.rows(batch, _rows_of).tolist() == _rows_of(batch)
         assert len(table) <= 300 + 200
+
+
+def test_small_calls_read_a_dict_and_a_batch_after_them_sees_their_words():
+    table = OrthIds()
+    rng = numpy.random.default_rng(2)
+    words = numpy.unique(rng.integers(0, 2**64 - 1, 2_000, dtype="uint64"))
+    for start in range(0, 1_000, 17):  # texts alone: new words join the dict only
+        text = words[start : start + 17][::-1]
+        assert table.rows(text, _rows_of).tolist() == _rows_of(text)
+    assert not table._sorted and len(table._orths) == 0
+    batch = rng.permutation(words)  # a batch: half known (sorted once), half new
+    assert table.rows(batch, _rows_of).tolist() == _rows_of(batch)
+    assert table._sorted and len(table._orths) == len(table) == len(words)
+    assert table.rows(words[:5], _rows_of).tolist() == _rows_of(words[:5])
