@@ -162,23 +162,34 @@ class SennaLemmatizer(EnglishLemmatizer):
             doc.from_array([LEMMA], lemmas[start:end])
 
     def _lemmatize_known(self, doc: Doc, data: np.ndarray) -> bool:
-        """Set one doc's lemmas from `_lemma_of` when every token to lemmatize has a known
-        key (a text labelled alone, most of whose words were seen): a dict lookup per
+        """Set one doc's lemmas from `_lemma_of` (a text labelled alone): a dict lookup per
         token, where the batch's sorted search costs about 0.1 ms whatever the doc's
-        length. False, changing nothing, where the batch path is needed: a new key, a
-        token without POS (it warns), inside a memory zone."""
+        length. A new key is lemmatized here and joins the dict only (a batch that meets
+        it lemmatizes it again for the sorted cache): inserting into the sorted cache
+        copies all of it, each text with a new word. False, changing nothing, where the
+        batch path is needed: a token without POS (it warns), inside a memory zone, a
+        full cache."""
         if len(data) > SHORT_DOC or self.vocab.in_memory_zone:
             return False
         lemma_of = self._lemma_of
-        lemmas = []
-        for orth, pos, morph, lemma in data.tolist():
+        lemmas, new = [], []
+        for i, (orth, pos, morph, lemma) in enumerate(data.tolist()):
             if lemma and not self.overwrite:
                 lemmas.append(lemma)
                 continue
-            known = lemma_of.get((orth, pos, morph)) if pos else None
-            if known is None:
+            if not pos:
                 return False
+            known = lemma_of.get((orth, pos, morph))
+            if known is None:
+                new.append(i)
             lemmas.append(known)
+        if new:
+            if len(lemma_of) + len(new) > self.max_cached:
+                return False
+            add = self.vocab.strings.add
+            texts = self._lemmatize_rows([doc], np.zeros(1, dtype=np.int64), np.array(new))
+            for i, text in zip(new, texts):
+                lemmas[i] = lemma_of[tuple(data[i, :3].tolist())] = add(text)
         doc.from_array([LEMMA], np.array(lemmas, dtype=np.uint64))
         return True
 

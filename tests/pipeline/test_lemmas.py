@@ -215,9 +215,9 @@ def test_lookup_mode_is_spacys(nlp):
 
 
 def test_a_short_doc_of_known_words_is_lemmatized_token_by_token(nlp, words, monkeypatch):
-    """A doc labelled alone whose keys are all cached (outside a memory zone) takes its
-    lemmas from them one token at a time, the batch path's lemmas; a new word, or a doc
-    inside a memory zone, takes the batch path."""
+    """A doc labelled alone (outside a memory zone) takes its lemmas from the cached keys
+    one token at a time, the batch path's lemmas; a new word is lemmatized there and
+    joins the dict only; a doc inside a memory zone takes the batch path."""
     theirs, ours = _pair(nlp)
     docs = _random_docs(nlp, words, 40, seed=3)
     docs = [doc for doc in docs if len(doc) and all(t.pos for t in doc)]
@@ -233,5 +233,8 @@ def test_a_short_doc_of_known_words_is_lemmatized_token_by_token(nlp, words, mon
         ours(docs[0].copy())
     assert searches
     searches.clear()
-    ours(Doc(nlp.vocab, words=["zorblaxes"], pos=["NOUN"]))
-    assert searches
+    new = Doc(nlp.vocab, words=["zorblaxes", "zorblaxes"], pos=["NOUN", "NOUN"])
+    expected = [t.lemma_ for t in theirs(new.copy())]
+    assert [t.lemma_ for t in ours(new.copy())] == expected
+    assert not searches and len(ours._mixed) == len(ours._lemma_of) - 1
+    assert [t.lemma_ for t in next(ours.pipe([new.copy()] * 2))] == expected
