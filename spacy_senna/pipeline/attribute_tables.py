@@ -169,10 +169,9 @@ class AttributeTables:
                         bits[j] &= ~(1 << spec)
             self._class_of.append({value: j for j, value in enumerate(named)})
             self._class_bits.append(bits)
-        self._by_hash: dict[int, int] = {}
         generator = np.random.default_rng(len(self.columns))
         self._mix = generator.integers(1, 1 << 63, len(self.columns), dtype=np.uint64) * 2 + 1
-        self._entries = (np.zeros((0, len(self.columns)), np.uint64), np.zeros(0, np.int64))
+        self._forget_entries()
         self._by_mask: dict[int, int] = {}
         self._rows_win: list[list[int]] = []
         self._rows_val: list[list[int]] = []
@@ -208,14 +207,19 @@ class AttributeTables:
             self._rows_hits.append([bool(mask >> s & 1) for s in self.array_specs])
         return self._by_mask[mask]
 
+    def _forget_entries(self) -> None:
+        """Forget the cached rows: `_by_hash` maps a hash to its entry, and the first
+        entries of `_entries`' buffers (doubled when full) hold their values and rows."""
+        self._by_hash: dict[int, int] = {}
+        self._entries = (np.zeros((0, len(self.columns)), np.uint64), np.zeros(0, np.int64))
+
     def _rows(self, data: np.ndarray, strings: StringStore) -> np.ndarray:
         """The table row of each token, cached by the values of its columns: a hash finds
         the entry, a comparison with the entry's values confirms it."""
         if not self.columns:
             return np.full(len(data), self._row([], strings), dtype=np.int64)
         if len(self._by_hash) > MAX_CACHED:
-            self._by_hash.clear()
-            self._entries = (np.zeros((0, len(self.columns)), np.uint64), np.zeros(0, np.int64))
+            self._forget_entries()
         hashes = (data * self._mix).sum(axis=1, dtype=np.uint64)
         get = self._by_hash.get
         found = np.array([get(h, -1) for h in hashes.tolist()], dtype=np.int64)
@@ -244,16 +248,23 @@ class AttributeTables:
         )
         resolved = np.array([self._row(v, strings) for v in values.tolist()], dtype=np.int64)
         rows[misses] = resolved[inverse.reshape(-1)]
-        new_keys, new_rows = [], []
+        new = []
         for i in misses[first].tolist():
             h = int(hashes[i])
             if h not in self._by_hash:
-                self._by_hash[h] = len(entry_rows) + len(new_rows)
-                new_keys.append(data[i])
-                new_rows.append(rows[i])
-        if new_rows:
-            keys = np.concatenate([keys, np.array(new_keys, dtype=np.uint64)])
-            self._entries = (keys, np.concatenate([entry_rows, np.array(new_rows, np.int64)]))
+                self._by_hash[h] = len(self._by_hash)
+                new.append(i)
+        if new:
+            used, n = len(self._by_hash) - len(new), len(self._by_hash)
+            if n > len(entry_rows):  # the buffers double: no copy of them per text
+                size = max(2 * len(entry_rows), n, 1024)
+                keys = np.concatenate(
+                    [keys[:used], np.zeros((size - used, keys.shape[1]), keys.dtype)]
+                )
+                entry_rows = np.concatenate([entry_rows[:used], np.zeros(size - used, np.int64)])
+                self._entries = (keys, entry_rows)
+            keys[used:n] = data[new]
+            entry_rows[used:n] = rows[new]
 
     def resolve(
         self, data: np.ndarray, lengths: list[int], strings: StringStore
