@@ -385,8 +385,7 @@ def test_call_latency_times_one_doc_at_a_time(load_script):
 def test_call_latency_times_unseen_texts_on_pipelines_loaded_afresh(load_script, monkeypatch):
     script = load_script(BENCHMARKS / "speed" / "call_latency.py")
     pipeline = str(bundled_path())
-    loads = []
-    load = script.spacy.load
+    loads, load = [], script.spacy.load
     monkeypatch.setattr(script.spacy, "load", lambda *a, **k: loads.append(a) or load(*a, **k))
     result = script.call_latency(
         ["He sold the old house."], 2, pipeline, pipeline, warm=["Anna saw Paris."]
