@@ -60,6 +60,7 @@ class SennaTagger(SequenceLabeler):
         scorer: Optional[Callable] = None,
     ) -> None:
         super().__init__(vocab, model, name, scorer=scorer, overwrite=overwrite)
+        self._hashes: tuple = ((), numpy.zeros(0, dtype="uint64"))
 
     def labels_from_references(self, docs: Iterable[Doc]) -> List[str]:
         """The tags of the reference tokens."""
@@ -92,8 +93,7 @@ class SennaTagger(SequenceLabeler):
     def set_annotations(self, docs: Iterable[Doc], tag_ids: List[numpy.ndarray]) -> None:
         """Write token.tag_ (keeping tags already set unless overwrite); id -1 is
         SPACE_TAG, the tag of whitespace tokens."""
-        names = [*self.tag_names, SPACE_TAG]
-        hashes = numpy.array([self.vocab.strings.add(tag) for tag in names], dtype="uint64")
+        hashes = self._tag_hashes()
         for doc, ids in zip(docs, tag_ids):
             if not len(doc):
                 continue
@@ -102,3 +102,15 @@ class SennaTagger(SequenceLabeler):
                 old = doc.to_array([TAG]).astype("uint64").reshape(-1)
                 new = numpy.where(old != 0, old, new)
             doc.from_array([TAG], new.reshape(-1, 1))
+
+    def _tag_hashes(self) -> numpy.ndarray:
+        """The hash of each tag name, then SPACE_TAG's (id -1), made again when the labels
+        or the StringStore change: the names are added for good (not as a memory zone's
+        transient strings), so the hashes stay readable as `token.tag_`."""
+        key = (self.labels, id(self.vocab.strings))
+        if self._hashes[0] != key:
+            add = self.vocab.strings.add
+            names = [*self.tag_names, SPACE_TAG]
+            hashes = numpy.array([add(n, allow_transient=False) for n in names], dtype="uint64")
+            self._hashes = (key, hashes)
+        return self._hashes[1]

@@ -122,6 +122,16 @@ def test_empty_and_whitespace_and_unseen_words(nlp_and_losses):
     assert all(tags_of(doc))
 
 
+def test_tags_written_in_a_memory_zone_stay_readable_after_it(nlp_and_losses):
+    nlp, _ = nlp_and_losses
+    tagger = nlp.get_pipe("senna_tagger")
+    tagger._hashes = ((), tagger._hashes[1][:0])  # the tags' hashes made again in the zone
+    with nlp.memory_zone():
+        tags = tags_of(nlp("I like green eggs"))
+    assert tags_of(nlp("I like green eggs")) == tags
+    assert [nlp.vocab.strings[h] for h in tagger._tag_hashes().tolist()][-1] == "_SP"
+
+
 def test_a_doc_without_tokens_costs_no_network_call(nlp_and_losses, network_calls):
     nlp, _ = nlp_and_losses
     calls = network_calls(nlp.get_pipe("senna_tagger").model)
