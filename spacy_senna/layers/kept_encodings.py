@@ -13,6 +13,8 @@ from ..runtime.threads import inference_lock
 
 #: rows kept before the store starts again
 MAX_ROWS = 200_000
+#: the encodings' dtypes a store keeps (as NumPy arrays)
+ARRAY_DTYPES = (torch.float32, torch.float64, torch.float16)
 
 
 class KeptEncodings:
@@ -64,7 +66,8 @@ class KeptEncodings:
                     new.setdefault(keys[i], i)
                 if whole:
                     encoded = encode(rows)
-                    self._keep(list(new), encoded.detach().numpy()[list(new.values())])
+                    if encoded.dtype in ARRAY_DTYPES:  # NumPy has no bfloat16: none kept
+                        self._keep(list(new), encoded.detach().numpy()[list(new.values())])
                     return encoded
                 self._keep(list(new), encode(rows[list(new.values())]).detach().numpy())
                 where = numpy.fromiter(map(row_of.__getitem__, keys), numpy.int64, len(keys))

@@ -18,8 +18,9 @@ from .kept_encodings import KeptEncodings
 #: gather where the tables, the character CNNs' stores and the join cost several
 #: operations each (an EWT text: the tagger's lookup 101 -> 36 us, the ner's 77 -> 33)
 KEPT_ROWS_CALL = 256
-#: outputs kept per lookup before its store starts again (about 18 MB at 90 floats a row)
-KEPT_ROWS = 50_000
+#: outputs kept per lookup before its store starts again (7 MB at en_senna's 90 floats a
+#: row; the most frequent words come back first after a restart)
+KEPT_ROWS = 20_000
 
 
 class FeatureLookup(nn.Module):

@@ -167,8 +167,7 @@ class SennaLemmatizer(EnglishLemmatizer):
         length. A new key is lemmatized here and joins the dict only (a batch that meets
         it lemmatizes it again for the sorted cache): inserting into the sorted cache
         copies all of it, each text with a new word. False, changing nothing, where the
-        batch path is needed: a token without POS (it warns), inside a memory zone, a
-        full cache."""
+        batch path is needed: a token without POS (it warns), inside a memory zone."""
         if len(data) > SHORT_DOC or self.vocab.in_memory_zone:
             return False
         lemma_of = self._lemma_of
@@ -185,7 +184,8 @@ class SennaLemmatizer(EnglishLemmatizer):
             lemmas.append(known)
         if new:
             if len(lemma_of) + len(new) > self.max_cached:
-                return False
+                self.clear_cache()  # the batch path's bound, for the dict's keys
+                lemma_of = self._lemma_of
             add = self.vocab.strings.add
             texts = self._lemmatize_rows([doc], np.zeros(1, dtype=np.int64), np.array(new))
             for i, text in zip(new, texts):

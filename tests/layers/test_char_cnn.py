@@ -133,6 +133,11 @@ def test_lookup_at_inference_gives_the_tables_rows(dtype):
     ids = torch.stack([torch.randint(0, 10, (2, 7)), torch.randint(0, 6, (2, 7))], dim=2)
     with torch.no_grad():
         out = lookup(ids)
+        flat = lookup(ids.reshape(14, 2))  # a short call: kept where NumPy holds the dtype
+        assert torch.equal(flat, out.reshape(14, 6)) and torch.equal(lookup(ids[0]), out[0])
+        assert len(lookup.kept_rows) == (
+            len(torch.unique(ids.reshape(14, 2), dim=0)) if dtype == torch.float32 else 0
+        )
     assert out.dtype == dtype and out.shape == (2, 7, 6)
     assert torch.equal(out[..., :4], lookup.tables[0].weight[ids[..., 0]])
     assert torch.equal(out[..., 4:], lookup.tables[1].weight[ids[..., 1]])

@@ -142,6 +142,7 @@ def test_same_lemmas_with_a_small_cache_or_colliding_keys(nlp, words, monkeypatc
     pair[1].max_cached = 5
     _compare(pair, docs, 16)
     assert len(pair[1]._mixed) <= 16 * 20
+    assert len(pair[1]._lemma_of) <= 5 + max(map(len, docs))  # texts alone: bounded too
     monkeypatch.setattr(lemmas_module, "_mix", lambda keys: keys[:, 1] % np.uint64(3))
     pair = _pair(nlp, overwrite=True)
     _compare(pair, docs, 16)
