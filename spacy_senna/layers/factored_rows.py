@@ -81,7 +81,9 @@ def factored_first_layer(
     sizes = batch_sizes.tolist()
     if (
         sizes
-        and compiles(sizes[0], lstm.hidden_size, lstm_compiled.STEP_LOOP_MAX_CELLS)
+        and compiles(
+            sizes[0], lstm.hidden_size, lstm_compiled.STEP_LOOP_MAX_CELLS, sizes[0] != sizes[-1]
+        )
         and gates.dtype == torch.float32
     ):
         return compiled_both_directions(lstm, gates, sizes)

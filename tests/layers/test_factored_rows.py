@@ -104,3 +104,32 @@ def test_the_first_layer_runs_compiled_up_to_the_step_loops_bound(
         )
     assert bool(ran) is compiled
     torch.testing.assert_close(factored, expected.data, atol=1e-5, rtol=1e-5)
+
+
+def test_rows_of_mixed_lengths_run_compiled_up_to_their_own_bound(monkeypatch):
+    """Past the step loop's bound, rows of different lengths (a paragraph's sentences)
+    still run the compiled recurrence up to `MIXED_MAX_CELLS`, to the LSTM's output."""
+    torch.manual_seed(0)
+    hidden, width = 50, 4
+    n_rows = lstm_compiled.MIXED_MAX_CELLS // hidden
+    assert n_rows * hidden > lstm_compiled.STEP_LOOP_MAX_CELLS
+    words = torch.randn(8, width)
+    token_rows = torch.tensor([[2, 3, 4, 5, 6]] * n_rows)
+    row_predicate = torch.arange(n_rows) % 4
+    lengths = torch.tensor([5 - r % 2 for r in range(n_rows)])
+    distance = distance_table(3, 2)
+    lstm = nn.LSTM(width * 2 + 2, hidden, bidirectional=True).eval()
+    cells, batch_sizes = packed_order(torch.arange(n_rows * 5).reshape(n_rows, 5), lengths)
+    ran = []
+    recorded = factored_rows.compiled_both_directions
+    monkeypatch.setattr(
+        factored_rows, "compiled_both_directions", lambda *a: ran.append(1) or recorded(*a)
+    )
+    with torch.no_grad():
+        inputs = row_inputs(words, token_rows, row_predicate, 0, distance)
+        expected = lstm(PackedSequence(inputs.reshape(n_rows * 5, -1)[cells], batch_sizes))[0]
+        factored = factored_first_layer(
+            words, token_rows, row_predicate, 0, distance, lstm, cells, batch_sizes
+        )
+    assert ran
+    torch.testing.assert_close(factored, expected.data, atol=1e-5, rtol=1e-5)

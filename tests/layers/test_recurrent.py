@@ -133,7 +133,7 @@ def test_a_few_sentences_at_inference_run_compiled_with_the_states_of_many(monke
     )
     torch.manual_seed(0)
     lstm = SentenceLSTM(input_width=4, width=3).eval()
-    n_many = lstm_compiled.COMPILED_MAX_CELLS // 3 + 4  # more rows than compile at width 3
+    n_many = lstm_compiled.MIXED_MAX_CELLS // 3 + 4  # more rows than compile at width 3
     sentences = [numpy.full((1 + b % 6, 1), 2) for b in range(n_many)]
     flat, index = flatten_windows(sentences, 2)
     rows = torch.randn(len(flat), 4)
