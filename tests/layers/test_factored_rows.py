@@ -74,62 +74,52 @@ def test_the_compiled_recurrence_computes_the_torch_cell_steps():
     assert torch.equal(alone, compiled[[0, 3, 6, 8, 10]])
 
 
+def _first_layer_runs_compiled(monkeypatch, hidden: int, lengths: list) -> bool:
+    """Whether the factored first layer over rows of these lengths (of 5 positions) ran
+    the compiled recurrence; its output checked against the LSTM's either way."""
+    torch.manual_seed(0)
+    n_rows, width = len(lengths), 4
+    words = torch.randn(8, width)
+    token_rows = torch.tensor([[2, 3, 4, 5, 6]] * n_rows)
+    row_predicate = torch.arange(n_rows) % 4
+    distance = distance_table(3, 2)
+    lstm = nn.LSTM(width * 2 + 2, hidden, bidirectional=True).eval()
+    cells, batch_sizes = packed_order(
+        torch.arange(n_rows * 5).reshape(n_rows, 5), torch.tensor(lengths)
+    )
+    ran = []
+    recorded = factored_rows.compiled_both_directions
+    monkeypatch.setattr(
+        factored_rows, "compiled_both_directions", lambda *a: ran.append(1) or recorded(*a)
+    )
+    with torch.no_grad():
+        inputs = row_inputs(words, token_rows, row_predicate, 0, distance)
+        expected = lstm(PackedSequence(inputs.reshape(n_rows * 5, -1)[cells], batch_sizes))[0]
+        factored = factored_first_layer(
+            words, token_rows, row_predicate, 0, distance, lstm, cells, batch_sizes
+        )
+    torch.testing.assert_close(factored, expected.data, atol=1e-5, rtol=1e-5)
+    return bool(ran)
+
+
 @pytest.mark.parametrize("extra_rows,compiled", [(0, True), (1, False)])
 def test_the_first_layer_runs_compiled_up_to_the_step_loops_bound(
     monkeypatch, extra_rows, compiled
 ):
     """Rows x units within `STEP_LOOP_MAX_CELLS` run the compiled recurrence; more run
     PyTorch's cell step by step (both give the LSTM's output)."""
-    torch.manual_seed(0)
-    hidden, width = 50, 4
+    hidden = 50
     n_rows = lstm_compiled.STEP_LOOP_MAX_CELLS // hidden + extra_rows
     assert n_rows * hidden > lstm_compiled.COMPILED_MAX_CELLS  # a bound of its own
-    words = torch.randn(8, width)
-    token_rows = torch.tensor([[2, 3, 4, 5, 6]] * n_rows)
-    row_predicate = torch.arange(n_rows) % 5
-    lengths = torch.full((n_rows,), 5)
-    distance = distance_table(3, 2)
-    lstm = nn.LSTM(width * 2 + 2, hidden, bidirectional=True).eval()
-    cells, batch_sizes = packed_order(torch.arange(n_rows * 5).reshape(n_rows, 5), lengths)
-    ran = []
-    recorded = factored_rows.compiled_both_directions
-    monkeypatch.setattr(
-        factored_rows, "compiled_both_directions", lambda *a: ran.append(1) or recorded(*a)
-    )
-    with torch.no_grad():
-        inputs = row_inputs(words, token_rows, row_predicate, 0, distance)
-        expected = lstm(PackedSequence(inputs.reshape(n_rows * 5, -1)[cells], batch_sizes))[0]
-        factored = factored_first_layer(
-            words, token_rows, row_predicate, 0, distance, lstm, cells, batch_sizes
-        )
-    assert bool(ran) is compiled
-    torch.testing.assert_close(factored, expected.data, atol=1e-5, rtol=1e-5)
+    assert _first_layer_runs_compiled(monkeypatch, hidden, [5] * n_rows) is compiled
 
 
 def test_rows_of_mixed_lengths_run_compiled_up_to_their_own_bound(monkeypatch):
     """Past the step loop's bound, rows of different lengths (a paragraph's sentences)
     still run the compiled recurrence up to `MIXED_MAX_CELLS`, to the LSTM's output."""
-    torch.manual_seed(0)
-    hidden, width = 50, 4
+    hidden = 50
     n_rows = lstm_compiled.MIXED_MAX_CELLS // hidden
     assert n_rows * hidden > lstm_compiled.STEP_LOOP_MAX_CELLS
-    words = torch.randn(8, width)
-    token_rows = torch.tensor([[2, 3, 4, 5, 6]] * n_rows)
-    row_predicate = torch.arange(n_rows) % 4
-    lengths = torch.tensor([5 - r % 2 for r in range(n_rows)])
-    distance = distance_table(3, 2)
-    lstm = nn.LSTM(width * 2 + 2, hidden, bidirectional=True).eval()
-    cells, batch_sizes = packed_order(torch.arange(n_rows * 5).reshape(n_rows, 5), lengths)
-    ran = []
-    recorded = factored_rows.compiled_both_directions
-    monkeypatch.setattr(
-        factored_rows, "compiled_both_directions", lambda *a: ran.append(1) or recorded(*a)
-    )
-    with torch.no_grad():
-        inputs = row_inputs(words, token_rows, row_predicate, 0, distance)
-        expected = lstm(PackedSequence(inputs.reshape(n_rows * 5, -1)[cells], batch_sizes))[0]
-        factored = factored_first_layer(
-            words, token_rows, row_predicate, 0, distance, lstm, cells, batch_sizes
-        )
-    assert ran
-    torch.testing.assert_close(factored, expected.data, atol=1e-5, rtol=1e-5)
+    mixed = [5 - r % 2 for r in range(n_rows)]
+    assert _first_layer_runs_compiled(monkeypatch, hidden, mixed)
+    assert not _first_layer_runs_compiled(monkeypatch, hidden, mixed + [4])
