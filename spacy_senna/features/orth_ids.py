@@ -5,6 +5,7 @@ from typing import Callable, Dict, Sequence
 
 import numpy
 
+from ..runtime.growing import appended
 from ..runtime.threads import inference_lock
 
 #: words kept before the table starts again (en_senna's rows: 192 bytes a word)
@@ -103,12 +104,6 @@ class OrthIds:
 
     def _append(self, rows: Sequence, n: int) -> numpy.ndarray:
         """Store `n` new rows after the others; their row numbers."""
-        new = numpy.array(rows, dtype="int64").reshape(n, -1)
         used = len(self._row_of)
-        if used + n > len(self._rows):
-            grown = numpy.zeros((max(2 * len(self._rows), used + n, 1024), new.shape[1]), "int64")
-            if used:
-                grown[:used] = self._rows[:used]
-            self._rows = grown
-        self._rows[used : used + n] = new
+        self._rows = appended(self._rows, used, numpy.array(rows, dtype="int64").reshape(n, -1))
         return numpy.arange(used, used + n)

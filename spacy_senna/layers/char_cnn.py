@@ -4,11 +4,12 @@ characters -> embeddings -> 1-D convolution -> max over the word's characters.""
 import math
 from typing import NamedTuple, Tuple
 
+import numpy
 import torch
 from torch import Tensor, nn
 
 from .char_cnn_compiled import compiled_encodings
-from .kept_copies import versions
+from .kept_copies import kept_copy, versions
 from .kept_encodings import KeptEncodings
 from .lexicon import PADDING
 
@@ -90,6 +91,18 @@ class CharCNN(nn.Module):
         words, inverse = distinct_rows(rows[:, : int(used[-1]) + 1])
         return self.encode(words)[inverse]
 
+    def table_arrays(self) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+        """`character_tables`, the bias and the padding vector as float32 arrays, made
+        again only when a weight moves (`kept_copy`), for the compiled encoding."""
+        return kept_copy(
+            "character tables",
+            _table_arrays,
+            self.embed.weight,
+            self.conv.weight,
+            self.conv.bias,
+            self.padding,
+        )
+
     def weight_versions(self) -> tuple:
         """The version of every tensor an encoding reads (in-place changes move them)."""
         return versions((self.embed.weight, self.conv.weight, self.conv.bias, self.padding))
@@ -100,10 +113,7 @@ class CharCNN(nn.Module):
         real = words != PADDING
         window = self.conv.kernel_size[0]
         half = window // 2
-        padding_row = torch.tensor([PADDING], device=words.device)
-        embeddings = self.embed.weight.index_fill(0, padding_row, 0.0)
-        # tables[k][c]: what character c contributes at offset k - half of a window's centre
-        tables = torch.einsum("cd,fdk->kcf", embeddings, self.conv.weight)
+        tables = character_tables(self.embed.weight, self.conv.weight)
         padded = nn.functional.pad(words, (half, half), value=PADDING)
         hidden = self.conv.bias + sum(
             tables[k][padded[:, k : k + length][real]] for k in range(window)
@@ -111,6 +121,21 @@ class CharCNN(nn.Module):
         lengths = real.sum(dim=1)
         pooled = torch.segment_reduce(hidden, "max", lengths=lengths)
         return torch.where((lengths == 0)[:, None], self.padding, pooled)
+
+
+def character_tables(embeddings: Tensor, conv_weight: Tensor) -> Tensor:
+    """(window, characters, width): tables[k][c] is what character c adds at offset
+    k - window // 2 of a window's centre (the PADDING row adds nothing)."""
+    padding_row = torch.tensor([PADDING], device=embeddings.device)
+    embeddings = embeddings.index_fill(0, padding_row, 0.0)
+    return torch.einsum("cd,fdk->kcf", embeddings, conv_weight)
+
+
+def _table_arrays(
+    embeddings: Tensor, conv_weight: Tensor, bias: Tensor, padding: Tensor
+) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    tables = character_tables(embeddings, conv_weight)
+    return tuple(numpy.ascontiguousarray(t.numpy()) for t in (tables, bias, padding))
 
 
 def distinct_rows(rows: Tensor) -> Tuple[Tensor, Tensor]:

@@ -8,49 +8,30 @@ order (offset 0 first, from +0.0, then the bias), and the maximum over a word's
 positions is exact in any order.
 """
 
-from typing import Optional, Tuple
+from typing import Optional
 
 import numpy
 import torch
 from torch import Tensor
 
 from ..runtime.compiled import njit
-from .kept_copies import kept_copy
 from .lexicon import PADDING
 
 
 def compiled_encodings(cnn, words: Tensor) -> Optional[Tensor]:
     """(n, width): `cnn`'s encoding of each row of character ids `words` (n, columns),
-    as `CharCNN.encode` gives it; None where the compiled loop does not apply (training,
-    a GPU, another dtype, an id outside the character table: PyTorch's path then runs,
-    with its errors)."""
+    as `CharCNN.encode` gives it, from its kept tables (`CharCNN.table_arrays`); None
+    where the compiled loop does not apply (training, a GPU, another dtype, an id outside
+    the character table: PyTorch's path then runs, with its errors)."""
     if torch.is_grad_enabled() or words.device.type != "cpu" or words.dtype != torch.int64:
         return None
     if cnn.embed.weight.dtype != torch.float32 or cnn.conv.weight.dtype != torch.float32:
         return None
-    tables, bias, padding = kept_copy(
-        "character tables",
-        _character_tables,
-        cnn.embed.weight,
-        cnn.conv.weight,
-        cnn.conv.bias,
-        cnn.padding,
-    )
+    tables, bias, padding = cnn.table_arrays()
     out = numpy.empty((len(words), len(bias)), dtype=numpy.float32)
     if not encode_words(numpy.ascontiguousarray(words.numpy()), tables, bias, padding, out):
         return None
     return torch.from_numpy(out)
-
-
-def _character_tables(
-    embeddings: Tensor, conv_weight: Tensor, bias: Tensor, padding: Tensor
-) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-    """(window, characters, width) tables of what each character adds at each window
-    offset (the PADDING row zero), as `CharCNN.encode` computes them, with the bias and
-    the padding vector, as arrays."""
-    embeddings = embeddings.index_fill(0, torch.tensor([PADDING]), 0.0)
-    tables = torch.einsum("cd,fdk->kcf", embeddings, conv_weight)
-    return tuple(numpy.ascontiguousarray(t.numpy()) for t in (tables, bias, padding))
 
 
 @njit(cache=True, nogil=True)

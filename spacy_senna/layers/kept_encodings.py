@@ -9,6 +9,7 @@ import numpy
 import torch
 from torch import Tensor
 
+from ..runtime.growing import appended
 from ..runtime.threads import inference_lock
 
 #: rows kept before the store starts again
@@ -77,15 +78,7 @@ class KeptEncodings:
     def _keep(self, keys: list, encoded: numpy.ndarray) -> None:
         # kept as an array: no tensor, so nothing of torch's inference mode sticks to it
         used = len(self._row_of)
-        if used + len(keys) > len(self._encodings):
-            grown = numpy.empty(
-                (max(2 * len(self._encodings), used + len(keys), 1024), encoded.shape[1]),
-                dtype=encoded.dtype,
-            )
-            if used:
-                grown[:used] = self._encodings[:used]
-            self._encodings = grown
-        self._encodings[used : used + len(keys)] = encoded
+        self._encodings = appended(self._encodings, used, encoded)
         self._row_of.update(zip(keys, range(used, used + len(keys))))
 
 

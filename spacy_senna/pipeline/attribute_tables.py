@@ -21,6 +21,8 @@ import numpy as np
 from spacy.attrs import IDS, LEMMA, MORPH, POS, TAG
 from spacy.strings import StringStore
 
+from ..runtime.growing import appended
+
 #: upper bound of an unbounded quantifier
 INF = 1 << 30
 _COLUMN_NAMES = (
@@ -254,17 +256,9 @@ class AttributeTables:
             if h not in self._by_hash:
                 self._by_hash[h] = len(self._by_hash)
                 new.append(i)
-        if new:
-            used, n = len(self._by_hash) - len(new), len(self._by_hash)
-            if n > len(entry_rows):  # the buffers double: no copy of them per text
-                size = max(2 * len(entry_rows), n, 1024)
-                keys = np.concatenate(
-                    [keys[:used], np.zeros((size - used, keys.shape[1]), keys.dtype)]
-                )
-                entry_rows = np.concatenate([entry_rows[:used], np.zeros(size - used, np.int64)])
-                self._entries = (keys, entry_rows)
-            keys[used:n] = data[new]
-            entry_rows[used:n] = rows[new]
+        if new:  # the buffers grow by doubling: no copy of them per text
+            used = len(self._by_hash) - len(new)
+            self._entries = (appended(keys, used, data[new]), appended(entry_rows, used, rows[new]))
 
     def resolve(
         self, data: np.ndarray, lengths: list[int], strings: StringStore
