@@ -20,6 +20,7 @@ class ShardResult:
     words: int = 0
     error: Optional[str] = None
     peak_rss_mib: float = 0.0  # of the worker that annotated it (Ray), 0 when unknown
+    batch_size: int = 0  # docs per `nlp.pipe` batch it was annotated in, 0 when unknown
 
 
 @dataclass
@@ -47,6 +48,8 @@ class RunSummary:
     worker_peak_rss_mib: float = 0.0
     workers: int = 1
     backend: str = "local"
+    device: str = "CPU"
+    batch_size: int = 0  # docs per batch the workers used, 0 before any shard ran
     #: every shard's output file, in input order (complete unless its shard failed)
     outputs: List[Path] = field(default_factory=list)
 
@@ -59,6 +62,7 @@ class RunSummary:
             self.failures.append((result.source, result.error))
             return
         self.shards_done += 1
+        self.batch_size = max(self.batch_size, result.batch_size)
         self.docs += result.docs
         self.words += result.words
 
@@ -69,6 +73,11 @@ class RunSummary:
         del values["outputs"]  # the shard files are in the folder itself
         return values
 
+    def settings_line(self) -> str:
+        """What the run ran with: backend, workers, device and batch size."""
+        batches = f", batches of {self.batch_size:,} docs" if self.batch_size else ""
+        return f"backend {self.backend}, {self.workers} worker(s) on {self.device}{batches}"
+
     def lines(self) -> List[str]:
         """The summary printed at the end of a run."""
         lines = [
@@ -76,7 +85,7 @@ class RunSummary:
             f"({self.words_per_second:,.0f} words/s; {self.total_seconds:,.1f} s with "
             f"pipeline loading); {self.shards_done:,} shards written, "
             f"{self.shards_skipped:,} already complete",
-            f"  backend {self.backend}, {self.workers} worker(s); peak RSS: driver "
+            f"  {self.settings_line()}; peak RSS: driver "
             f"{self.driver_peak_rss_mib:,.0f} MiB, "
             f"largest worker {self.worker_peak_rss_mib:,.0f} MiB",
         ]

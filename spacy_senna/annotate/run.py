@@ -113,6 +113,7 @@ def _annotate_files(
             shards_changed=changed,
             workers=settings.n_process,
             backend=settings.backend,
+            device=f"GPU {settings.gpu_id}" if settings.gpu_id >= 0 else "CPU",
             outputs=[output_path(output_dir, shard, extension) for shard in plan.shards],
         )
         progress = Progress(len(todo), bar=settings.progress)

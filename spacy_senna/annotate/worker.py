@@ -29,7 +29,7 @@ def annotate_shard(
     nlp: Language, shard: Shard, output_dir: Path, settings: AnnotateSettings
 ) -> ShardResult:
     """Read, annotate and write one shard; input errors are returned, not raised."""
-    result = ShardResult(shard.name, shard.source)
+    result = ShardResult(shard.name, shard.source, batch_size=batch_size(nlp, settings))
     try:
         records = shard_records(shard, settings)
     except InputError as err:

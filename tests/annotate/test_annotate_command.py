@@ -49,9 +49,21 @@ def test_text_jsonl_and_directory_inputs(run_cli, pipeline_dir, write, tmp_path,
     ]
     printed = capsys.readouterr()
     assert "Annotated 4 docs, 25 words" in printed.out and "words/s" in printed.out
+    assert "1 worker(s) on CPU, batches of " in printed.out  # what the run ran with
     assert "[3/3]" in printed.err  # plain status lines when not on a terminal
     manifest = json.loads((out / "annotate.json").read_text())
     assert manifest["settings"]["format"] == "senna" and manifest["last_run"]["words"] == 25
+
+
+@pytest.mark.parametrize("n_process", [1, 2])
+def test_summary_says_device_and_batch_size(pipeline_dir, write, tmp_path, n_process):
+    a = write("a.txt", TEXT)
+    settings = AnnotateSettings(batch_size=7, n_process=n_process)
+    summary = annotate(str(pipeline_dir), [str(a)], tmp_path / "out", settings)
+    assert (summary.device, summary.batch_size) == ("CPU", 7)
+    assert f"{n_process} worker(s) on CPU, batches of 7 docs" in summary.lines()[1]
+    manifest = json.loads((tmp_path / "out" / "annotate.json").read_text())
+    assert manifest["last_run"]["batch_size"] == 7 and manifest["last_run"]["device"] == "CPU"
 
 
 def test_jsonl_metadata_reaches_jsonl_output(run_cli, pipeline_dir, write, tmp_path):

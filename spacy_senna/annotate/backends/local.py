@@ -71,7 +71,7 @@ def run_local(
                 progress.shard_done(failed)
                 continue
             state = _OpenShard(
-                ShardResult(shard.name, shard.source),
+                ShardResult(shard.name, shard.source, batch_size=size),
                 AtomicFile(output_path(output_dir, shard, format_class.extension)),
                 format_class(layers),
                 len(records),
