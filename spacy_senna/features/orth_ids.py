@@ -5,6 +5,7 @@ from typing import Callable, Dict, Sequence
 
 import numpy
 
+from ..runtime.distinct import distinct
 from ..runtime.growing import appended
 from ..runtime.threads import inference_lock
 
@@ -71,11 +72,9 @@ class OrthIds:
             where = self._find(orths)
         missing = where < 0
         if numpy.count_nonzero(missing):
-            new, first, inverse = numpy.unique(
-                orths[missing], return_index=True, return_inverse=True
-            )
+            new, first, inverse = distinct(orths[missing])
             added = self._append(compute(new, numpy.flatnonzero(missing)[first]), len(new))
-            where[missing] = added[inverse.reshape(-1)]
+            where[missing] = added[inverse]
             self._row_of.update(zip(new.tolist(), added.tolist()))
             if small:
                 self._sorted = False

@@ -21,6 +21,7 @@ import numpy as np
 from spacy.attrs import IDS, LEMMA, MORPH, POS, TAG
 from spacy.strings import StringStore
 
+from ..runtime.distinct import distinct
 from ..runtime.growing import appended
 
 #: upper bound of an unbounded quantifier
@@ -245,11 +246,9 @@ class AttributeTables:
         """Fill the `rows` of the tokens at `misses`, resolving each distinct set of
         values once; each new hash becomes an entry."""
         keys, entry_rows = self._entries
-        values, first, inverse = np.unique(
-            data[misses], axis=0, return_index=True, return_inverse=True
-        )
+        values, first, inverse = distinct(data[misses])
         resolved = np.array([self._row(v, strings) for v in values.tolist()], dtype=np.int64)
-        rows[misses] = resolved[inverse.reshape(-1)]
+        rows[misses] = resolved[inverse]
         new = []
         for i in misses[first].tolist():
             h = int(hashes[i])
