@@ -2,16 +2,17 @@
 characters -> embeddings -> 1-D convolution -> max over the word's characters."""
 
 import math
-from typing import NamedTuple, Tuple
+from typing import Iterator, NamedTuple, Tuple
 
 import numpy
 import torch
 from torch import Tensor, nn
 
 from .char_cnn_compiled import compiled_encodings
-from .kept_copies import kept_copy, versions
+from .kept_copies import kept_copy
 from .kept_encodings import KeptEncodings
 from .lexicon import PADDING
+from .watched_tensors import Source, WatchedTensors
 
 # two primes below 2**31 and per-column multipliers below 2**20: a row's two hashes fit
 # one int64 key, and no product or sum overflows for character ids below 2**21
@@ -64,6 +65,7 @@ class CharCNN(nn.Module):
         self.conv = nn.Conv1d(spec.char_width, spec.width, spec.window, padding=spec.window // 2)
         self.padding = nn.Parameter(torch.zeros(spec.width))
         self.kept = KeptEncodings()
+        self.watched = WatchedTensors()
 
     def forward(self, ids: Tensor) -> Tensor:
         if ids.shape[-1] != self.n_columns:
@@ -105,7 +107,14 @@ class CharCNN(nn.Module):
 
     def weight_versions(self) -> tuple:
         """The version of every tensor an encoding reads (in-place changes move them)."""
-        return versions((self.embed.weight, self.conv.weight, self.conv.bias, self.padding))
+        return self.watched.versions(self.weight_sources)
+
+    def weight_sources(self) -> Iterator[Source]:
+        """The tensors an encoding reads, by module and name."""
+        yield self.embed, "weight"
+        yield self.conv, "weight"
+        yield self.conv, "bias"
+        yield self, "padding"
 
     def encode(self, words: Tensor) -> Tensor:
         """(n_words, width): the max-pooled convolution of each row of character ids."""

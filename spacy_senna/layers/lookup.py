@@ -1,7 +1,7 @@
 """Lookup tables (paper §3.2, eq. 2): one embedding table per discrete feature column,
 and a character CNN per character feature."""
 
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, Iterator, Optional, Sequence, Union
 
 import numpy
 import torch
@@ -10,8 +10,8 @@ from torch.nn.functional import embedding
 
 from ..runtime.last_call import LastCall
 from .char_cnn import CharCNN, CharCNNSpec
-from .kept_copies import versions
 from .kept_encodings import KeptEncodings
+from .watched_tensors import Source, WatchedTensors
 
 #: a call of at most this many rows (a text labelled alone) at inference on the CPU takes
 #: each row's output from the rows kept by earlier calls, keyed by the row's ids: one
@@ -69,6 +69,7 @@ class FeatureLookup(nn.Module):
             raise ValueError("A lookup that remembers its last call embeds its own columns only.")
         self.last = LastCall() if remember_last else None
         self.kept_rows = KeptEncodings(max_rows=KEPT_ROWS)
+        self.watched = WatchedTensors()
         if len(table_sizes) != len(widths):
             raise ValueError("FeatureLookup needs one width per table")
         self.tables = nn.ModuleList(nn.Embedding(n, w) for n, w in zip(table_sizes, widths))
@@ -140,10 +141,15 @@ class FeatureLookup(nn.Module):
         return kept if kept is not None else self.last.keep(key, self._embed(ids))
 
     def _weight_versions(self) -> tuple:
-        """The version of every tensor the output reads (in-place changes move them), named
-        directly: walking `parameters()` costs more than the rest of a kept call."""
-        tables = versions(t.weight for t in self.tables)
-        return tables + tuple(cnn.weight_versions() for cnn in self.chars)
+        """The version of every tensor the output reads (in-place changes move them), read
+        from the tensors found once (`WatchedTensors`)."""
+        return self.watched.versions(self._weight_sources)
+
+    def _weight_sources(self) -> Iterator[Source]:
+        for table in self.tables:
+            yield table, "weight"
+        for cnn in self.chars:
+            yield from cnn.weight_sources()
 
     def _all_weight_versions(self) -> tuple:
         """`_weight_versions` with those of the word lookup of the last columns, if any."""
