@@ -96,21 +96,15 @@ class CharCNN(nn.Module):
     def table_arrays(self) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
         """`character_tables`, the bias and the padding vector as float32 arrays, made
         again only when a weight moves (`kept_copy`), for the compiled encoding."""
-        return kept_copy(
-            "character tables",
-            _table_arrays,
-            self.embed.weight,
-            self.conv.weight,
-            self.conv.bias,
-            self.padding,
-        )
+        sources = (getattr(module, name) for module, name in self.weight_sources())
+        return kept_copy("character tables", _table_arrays, *sources)
 
     def weight_versions(self) -> tuple:
         """The version of every tensor an encoding reads (in-place changes move them)."""
         return self.watched.versions(self.weight_sources)
 
     def weight_sources(self) -> Iterator[Source]:
-        """The tensors an encoding reads, by module and name."""
+        """The tensors an encoding reads, by module and name, in `_table_arrays`' order."""
         yield self.embed, "weight"
         yield self.conv, "weight"
         yield self.conv, "bias"

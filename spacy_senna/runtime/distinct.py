@@ -15,7 +15,7 @@ def distinct(values: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray, numpy
     """`numpy.unique(values, return_index=True, return_inverse=True)` of a 1-D array of
     integers, or with `axis=0` of a 2-D one: the distinct values (rows) in sorted order,
     where each first occurs, and the index of each value among them (1-D)."""
-    if len(values) > DICT_MAX or values.ndim > 2:
+    if len(values) > DICT_MAX:
         axis = 0 if values.ndim == 2 else None
         uniques, first, inverse = numpy.unique(
             values, axis=axis, return_index=True, return_inverse=True
