@@ -30,6 +30,7 @@ from thinc.api import Model
 
 from ..corpora.lemma_tables import treebank_lemma
 from .batched import annotate_doc, annotate_stream
+from .rule_lemmas import IndexSets, rule_lemmas
 
 COLUMNS = [ORTH, POS, MORPH, LEMMA]
 #: the most tokens a doc labelled alone may have to be lemmatized token by token from the
@@ -83,6 +84,10 @@ class SennaLemmatizer(EnglishLemmatizer):
             return ["lemma_exc", "lemma_suffixes"], ["lemma_cased"]
         return super().get_lookups_config(mode)
 
+    def rule_lemmatize(self, token: Token) -> list[str]:
+        """spaCy's rule lemmas of `token`, its word index read as sets (rule_lemmas.py)."""
+        return rule_lemmas(self, token, self._index_sets)
+
     def treebank_lemmatize(self, token: Token) -> list[str]:
         """The lemma of `token` from tables learnt from a treebank (see lemma_tables.py)."""
         pos = token.pos_.lower()
@@ -104,6 +109,7 @@ class SennaLemmatizer(EnglishLemmatizer):
         # (ORTH, POS, MORPH) -> lemma hash of the cached keys whose strings are kept
         # outside any memory zone: a short doc's tokens are looked up one by one
         self._lemma_of: dict = {}
+        self._index_sets: IndexSets = {}
         self.cache.clear()
 
     def __call__(self, doc: Doc) -> Doc:
