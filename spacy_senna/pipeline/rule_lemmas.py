@@ -21,7 +21,7 @@ IndexSets = Dict[str, Tuple[list, int, frozenset]]
 
 def rule_lemmas(lemmatizer: Lemmatizer, token: Token, index_sets: IndexSets) -> List[str]:
     """`lemmatizer.rule_lemmatize(token)` as spaCy computes it, the index membership
-    tested in `index_sets` (filled here, remade when a table's list is replaced)."""
+    tested in `index_sets` (filled here; see `_index_set` for when a set is made again)."""
     cache_key = (token.orth, token.pos, token.morph.key)
     if cache_key in lemmatizer.cache:
         return lemmatizer.cache[cache_key]
