@@ -13,6 +13,7 @@ import torch
 
 from spacy_senna.layers import precision
 from spacy_senna.layers.level_heads import LevelHeadsNetwork
+from spacy_senna.layers.lookup_spec import LookupSpec
 from spacy_senna.layers.sentence import SentenceNetwork
 from spacy_senna.layers.window import WindowNetwork, flatten_windows
 from spacy_senna.models.senna_model import get_net
@@ -30,8 +31,7 @@ def native_bfloat16(monkeypatch):
 def _window_net(inference_dtype: str, lstm_window: bool) -> WindowNetwork:
     torch.manual_seed(0)
     return WindowNetwork(
-        table_sizes=[10],
-        widths=[8],
+        lookup=LookupSpec(table_sizes=[10], widths=[8]),
         n_tags=3,
         hidden_width=16,
         lstm_width=4,
@@ -62,8 +62,7 @@ def test_sentence_network_labels_in_bfloat16(native_bfloat16):
     def run(inference_dtype: str) -> torch.Tensor:
         torch.manual_seed(0)
         net = SentenceNetwork(
-            table_sizes=[10],
-            widths=[8],
+            lookup=LookupSpec(table_sizes=[10], widths=[8]),
             n_tags=3,
             conv_width=16,
             hidden_width=12,
@@ -89,8 +88,7 @@ def test_the_parser_heads_label_in_bfloat16_and_train_in_float32(native_bfloat16
     def run(inference_dtype: str, train: bool) -> torch.Tensor:
         torch.manual_seed(0)
         net = LevelHeadsNetwork(
-            table_sizes=[10, 9],
-            widths=[4, 2],
+            lookup=LookupSpec(table_sizes=[10, 9], widths=[4, 2]),
             level_tables=[False, True],
             n_tags=3,
             lstm_width=3,

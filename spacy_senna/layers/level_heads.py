@@ -10,14 +10,12 @@ levels below, SENNA's PSG input) through `head_depth` small BiLSTM layers, and s
 tags. The CRF and the component are those of the window network.
 """
 
-from typing import Callable, List, Optional, Sequence
+from typing import List, Sequence
 
-import numpy
 import torch
 from torch import Tensor, nn
 
-from .char_cnn import CharCNNSpec
-from .lookup import FeatureLookup
+from .lookup_spec import LookupSpec
 from .precision import check_inference_dtype
 from .predicate_rows import packed_row_scores, row_lstms
 from .recurrent import packed_order, sentence_encoder
@@ -29,8 +27,7 @@ class LevelHeadsNetwork(nn.Module):
     level copy: [projection, window of level tags] -> head BiLSTMs -> (hidden ->) tag
     scores.
 
-    :param table_sizes: rows of each lookup table (PADDING = 0, UNKNOWN = 1).
-    :param widths: embedding width of each lookup table.
+    :param lookup: its lookup tables, character CNNs and shared word table.
     :param level_tables: per lookup table, whether it embeds a level feature (its ids
         change from one level copy to the next); the others are the sentence's.
     :param window_size: level tags each word reads (odd, centred on the word).
@@ -42,8 +39,6 @@ class LevelHeadsNetwork(nn.Module):
     :param hidden_width: a HardTanh layer before the output (0 = none).
     :param inference_dtype: "bfloat16" runs the hidden and output layers in bfloat16 at
         inference where the CPU computes it natively (`precision.dense`).
-    :param char_cnns: character CNNs after the sentence's lookup tables (see FeatureLookup).
-    :param shared: a shared word table's lookup (senna_words) after those.
 
     *Shape:* sentence ids ``(n_rows, K_s)`` and index ``(S, T)`` (the distinct sentences
     end to end, `flatten_windows`), level ids ``(n_level_rows, K_l)`` and index ``(R, T)``
@@ -54,8 +49,7 @@ class LevelHeadsNetwork(nn.Module):
     def __init__(
         self,
         *,
-        table_sizes: Sequence[int],
-        widths: Sequence[int],
+        lookup: LookupSpec,
         n_tags: int,
         level_tables: Sequence[bool],
         window_size: int = 5,
@@ -67,10 +61,6 @@ class LevelHeadsNetwork(nn.Module):
         hidden_width: int = 300,
         dropout: float = 0.0,
         inference_dtype: str = "float32",
-        initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
-        keep_initial: Sequence[bool] = (),
-        char_cnns: Sequence[CharCNNSpec] = (),
-        shared: Optional[Callable[[], FeatureLookup]] = None,
     ):
         super().__init__()
         check_window_size(window_size)
@@ -81,24 +71,13 @@ class LevelHeadsNetwork(nn.Module):
             head_width=head_width,
             head_depth=head_depth,
         )
-        if len(level_tables) != len(table_sizes):
+        if len(level_tables) != len(lookup.table_sizes):
             raise ValueError("LevelHeadsNetwork needs one level_tables flag per lookup table")
         if not any(level_tables):
             raise ValueError("LevelHeadsNetwork reads no level feature (level_tables)")
-        initial = list(initial_tables) if initial_tables is not None else [None] * len(widths)
-        keep = list(keep_initial) or [False] * len(widths)
-
-        def tables(of_levels: bool) -> dict:
-            ks = [k for k, is_level in enumerate(level_tables) if is_level == of_levels]
-            return {
-                "table_sizes": [table_sizes[k] for k in ks],
-                "widths": [widths[k] for k in ks],
-                "initial_tables": [initial[k] for k in ks],
-                "keep_initial": [keep[k] for k in ks],
-            }
-
-        self.words = FeatureLookup(**tables(False), char_cnns=char_cnns, shared=shared)
-        self.levels = FeatureLookup(**tables(True))
+        words, levels = lookup.split(level_tables)
+        self.words = words.build()
+        self.levels = levels.build()
         self.half_window = window_size // 2
         self.n_tags = n_tags
         self.inference_dtype = check_inference_dtype(inference_dtype)

@@ -10,14 +10,10 @@ through `head_depth` small BiLSTM layers, and scores the tags. The rows, the CRF
 component are those of the other SRL networks.
 """
 
-from typing import Callable, Optional, Sequence
-
-import numpy
 import torch
 from torch import Tensor, nn
 
-from .char_cnn import CharCNNSpec
-from .lookup import FeatureLookup
+from .lookup_spec import LookupSpec
 from .predicate_rows import distance_table, row_lstms, row_scores
 from .recurrent import sentence_encoder
 from .settings import check_positive, check_window_size
@@ -27,8 +23,7 @@ class PredicateHeadsNetwork(nn.Module):
     """Lookups -> sentence BiLSTMs (once per sentence) -> projection -> per predicate:
     [word, predicate context, distance] -> head BiLSTMs -> (hidden ->) tag scores.
 
-    :param table_sizes: rows of each word-feature lookup table (PADDING = 0, UNKNOWN = 1).
-    :param widths: embedding width of each word-feature table.
+    :param lookup: its lookup tables, character CNNs and shared word table.
     :param window_size: words of predicate context each row reads (odd, centred).
     :param lstm_width: units per direction of each sentence BiLSTM layer.
     :param lstm_depth: sentence BiLSTM layers.
@@ -38,8 +33,6 @@ class PredicateHeadsNetwork(nn.Module):
     :param hidden_width: a HardTanh layer before the output (0 = none).
     :param distance_width: width of the distance-to-predicate lookup table.
     :param max_distance: distances are clipped to +-max_distance.
-    :param char_cnns: character CNNs after the lookup tables (see FeatureLookup).
-    :param shared: a shared word table's lookup (senna_words) after those.
 
     *Shape:* as `PredicateLSTMNetwork`: flat ids ``(n_rows, K)``, sentence index
     ``(S, T)``, row sentence, row predicate and row lengths ``(R,)`` -> scores
@@ -49,8 +42,7 @@ class PredicateHeadsNetwork(nn.Module):
     def __init__(
         self,
         *,
-        table_sizes: Sequence[int],
-        widths: Sequence[int],
+        lookup: LookupSpec,
         n_tags: int,
         window_size: int = 3,
         lstm_width: int = 100,
@@ -62,10 +54,6 @@ class PredicateHeadsNetwork(nn.Module):
         distance_width: int = 5,
         max_distance: int = 30,
         dropout: float = 0.0,
-        initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
-        keep_initial: Sequence[bool] = (),
-        char_cnns: Sequence[CharCNNSpec] = (),
-        shared: Optional[Callable[[], FeatureLookup]] = None,
     ):
         super().__init__()
         check_window_size(window_size)
@@ -77,14 +65,7 @@ class PredicateHeadsNetwork(nn.Module):
             head_depth=head_depth,
             max_distance=max_distance,
         )
-        self.lookup = FeatureLookup(
-            table_sizes=table_sizes,
-            widths=widths,
-            initial_tables=initial_tables,
-            keep_initial=keep_initial,
-            char_cnns=char_cnns,
-            shared=shared,
-        )
+        self.lookup = lookup.build()
         self.half_window = window_size // 2
         self.n_tags = n_tags
         self.encoder, width = sentence_encoder(self.lookup.width, lstm_width, lstm_depth)

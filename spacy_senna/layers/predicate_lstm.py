@@ -9,14 +9,10 @@ layer) gives each word's tag scores. A row costs O(T), where the sentence networ
 over positions costs O(T x reach).
 """
 
-from typing import Callable, Optional, Sequence
-
-import numpy
 import torch
 from torch import Tensor, nn
 
-from .char_cnn import CharCNNSpec
-from .lookup import FeatureLookup
+from .lookup_spec import LookupSpec
 from .predicate_rows import distance_table, row_lstms, row_scores
 from .settings import check_window_size
 
@@ -24,16 +20,13 @@ from .settings import check_window_size
 class PredicateLSTMNetwork(nn.Module):
     """Lookups + predicate context + distance -> BiLSTM layers -> (hidden ->) tag scores.
 
-    :param table_sizes: rows of each word-feature lookup table (PADDING = 0, UNKNOWN = 1).
-    :param widths: embedding width of each word-feature table.
+    :param lookup: its lookup tables, character CNNs and shared word table.
     :param window_size: words of predicate context (odd; 1 = the predicate alone).
     :param lstm_width: units per direction of each BiLSTM layer.
     :param lstm_depth: BiLSTM layers, each reading the one below (dropout between).
     :param hidden_width: a HardTanh layer before the output (0 = none: Zhou & Xu).
     :param distance_width: width of the distance-to-predicate lookup table.
     :param max_distance: distances are clipped to +-max_distance.
-    :param char_cnns: character CNNs after the lookup tables (see FeatureLookup).
-    :param shared: a shared word table's lookup (senna_words) after those.
 
     *Shape:* flat ids ``(n_rows, K)``, sentence index ``(S, T)``, row sentence ``(R,)``,
     row predicate ``(R,)``, row lengths ``(R,)`` -> scores ``(R, T, n_tags)``
@@ -42,8 +35,7 @@ class PredicateLSTMNetwork(nn.Module):
     def __init__(
         self,
         *,
-        table_sizes: Sequence[int],
-        widths: Sequence[int],
+        lookup: LookupSpec,
         n_tags: int,
         window_size: int = 3,
         lstm_width: int = 100,
@@ -52,10 +44,6 @@ class PredicateLSTMNetwork(nn.Module):
         distance_width: int = 5,
         max_distance: int = 30,
         dropout: float = 0.0,
-        initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
-        keep_initial: Sequence[bool] = (),
-        char_cnns: Sequence[CharCNNSpec] = (),
-        shared: Optional[Callable[[], FeatureLookup]] = None,
     ):
         super().__init__()
         check_window_size(window_size)
@@ -65,14 +53,7 @@ class PredicateLSTMNetwork(nn.Module):
             )
         if max_distance < 1:
             raise ValueError(f"max_distance must be at least 1, got {max_distance}")
-        self.lookup = FeatureLookup(
-            table_sizes=table_sizes,
-            widths=widths,
-            initial_tables=initial_tables,
-            keep_initial=keep_initial,
-            char_cnns=char_cnns,
-            shared=shared,
-        )
+        self.lookup = lookup.build()
         self.half_window = window_size // 2
         self.max_distance = max_distance
         self.n_tags = n_tags

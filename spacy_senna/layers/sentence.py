@@ -16,14 +16,12 @@ row blocks cut to their own longest row, and the layers after it see real words 
 """
 
 import math
-from typing import Callable, Optional, Sequence, Tuple
+from typing import Optional, Tuple
 
-import numpy
 import torch
 from torch import Tensor, nn
 
-from .char_cnn import CharCNNSpec
-from .lookup import FeatureLookup
+from .lookup_spec import LookupSpec
 from .precision import check_inference_dtype, dense
 from .settings import check_window_size
 
@@ -162,15 +160,12 @@ class SentenceNetwork(nn.Module):
     """Lookups + distance features -> convolution -> max over time -> Linear -> HardTanh
     -> Linear(n_tags), for every word of every (sentence, predicate) row.
 
-    :param table_sizes: rows of each word-feature lookup table (PADDING = 0, UNKNOWN = 1).
-    :param widths: embedding width of each word-feature table.
+    :param lookup: its lookup tables, character CNNs and shared word table.
     :param conv_width: convolution units n^1_hu (paper: 300).
     :param hidden_width: units after the max, n^2_hu (paper: 500).
     :param distance_width: width of the two distance lookup tables (not in the paper: 5).
     :param max_distance: distances are clipped to +-max_distance (SENNA clips; value ours).
     :param max_block_elements: bound on the (rows, T, units) block of the max.
-    :param char_cnns: character CNNs after the lookup tables (see FeatureLookup).
-    :param shared: a shared word table's lookup (senna_words) after those.
     :param inference_dtype: "bfloat16" runs the convolution and the hidden layer in
         bfloat16 at inference, on a CPU that computes it natively (see `precision`).
 
@@ -181,8 +176,7 @@ class SentenceNetwork(nn.Module):
     def __init__(
         self,
         *,
-        table_sizes: Sequence[int],
-        widths: Sequence[int],
+        lookup: LookupSpec,
         n_tags: int,
         window_size: int = 5,
         conv_width: int = 300,
@@ -190,10 +184,6 @@ class SentenceNetwork(nn.Module):
         distance_width: int = 5,
         max_distance: int = 30,
         dropout: float = 0.0,
-        initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
-        keep_initial: Sequence[bool] = (),
-        char_cnns: Sequence[CharCNNSpec] = (),
-        shared: Optional[Callable[[], FeatureLookup]] = None,
         max_block_elements: int = 1 << 22,
         inference_dtype: str = "float32",
     ):
@@ -202,14 +192,7 @@ class SentenceNetwork(nn.Module):
         if max_distance < 1:
             raise ValueError(f"max_distance must be at least 1, got {max_distance}")
         self.inference_dtype = check_inference_dtype(inference_dtype)
-        self.lookup = FeatureLookup(
-            table_sizes=table_sizes,
-            widths=widths,
-            initial_tables=initial_tables,
-            keep_initial=keep_initial,
-            char_cnns=char_cnns,
-            shared=shared,
-        )
+        self.lookup = lookup.build()
         self.half_window = window_size // 2
         self.max_distance = max_distance
         self.max_block_elements = max_block_elements

@@ -1,15 +1,14 @@
 """SENNA's window approach network (paper §3.3.1, Figure 1) with its sequence criterion."""
 
-from typing import Callable, Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
 import numpy
 import torch
 from torch import Tensor, nn
 
-from .char_cnn import CharCNNSpec
 from .document_context import other_occurrences_mean
 from .lexicon import PADDING
-from .lookup import FeatureLookup
+from .lookup_spec import LookupSpec
 from .precision import check_inference_dtype, dense
 from .recurrent import SentenceLSTM
 from .settings import check_window_size
@@ -22,8 +21,8 @@ class WindowNetwork(nn.Module):
     `window_size // 2` PADDING rows (paper Remark 1), so the window's first Linear layer
     is one 1-D convolution over the whole batch with no compute spent on batch padding.
     `index` then gathers each token's scores into a padded (B, T, n_tags) tensor.
-    `char_cnns` add character CNNs after the lookup tables, and `shared` a shared word
-    table's lookup (senna_words) after those (see FeatureLookup).
+    `lookup` names its tables, the character CNNs after them and a shared word table's
+    lookup (senna_words) after those (`LookupSpec`, see FeatureLookup).
     With `doc_context` the output layer also reads, for each token, the mean hidden layer
     of its other occurrences (`context`, see `document_context`); in training each token's
     context is zeroed with probability `context_dropout`, as if the word occurred once,
@@ -46,16 +45,11 @@ class WindowNetwork(nn.Module):
     def __init__(
         self,
         *,
-        table_sizes: Sequence[int],
-        widths: Sequence[int],
+        lookup: LookupSpec,
         n_tags: int,
         window_size: int = 5,
         hidden_width: int = 300,
         dropout: float = 0.0,
-        initial_tables: Optional[Sequence[Optional[numpy.ndarray]]] = None,
-        keep_initial: Sequence[bool] = (),
-        char_cnns: Sequence[CharCNNSpec] = (),
-        shared: Optional[Callable[[], FeatureLookup]] = None,
         doc_context: bool = False,
         context_dropout: float = 0.0,
         lstm_width: int = 0,
@@ -66,14 +60,7 @@ class WindowNetwork(nn.Module):
         super().__init__()
         check_window_size(window_size)
         self.inference_dtype = check_inference_dtype(inference_dtype)
-        self.lookup = FeatureLookup(
-            table_sizes=table_sizes,
-            widths=widths,
-            initial_tables=initial_tables,
-            keep_initial=keep_initial,
-            char_cnns=char_cnns,
-            shared=shared,
-        )
+        self.lookup = lookup.build()
         self.half_window = window_size // 2
         self.lstm = SentenceLSTM(self.lookup.width, lstm_width) if lstm_width else None
         in_window = 2 * lstm_width if lstm_window else 0

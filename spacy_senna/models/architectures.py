@@ -355,7 +355,7 @@ def _level_heads_network(model: Model, *, inference_dtype: str, **common: Any) -
     columns = attrs["featurizer"].columns_of(attrs["level_features"])
     return LevelHeadsNetwork(
         inference_dtype=inference_dtype,
-        level_tables=level_table_flags(columns, len(common["table_sizes"])),
+        level_tables=level_table_flags(columns, len(common["lookup"].table_sizes)),
         lstm_width=attrs["lstm_width"],
         lstm_depth=attrs["lstm_depth"],
         projection_width=attrs["projection_width"],

@@ -8,6 +8,7 @@ from spacy.lang.en import English
 from spacy.tokens import Doc
 
 from spacy_senna.layers.document_context import other_occurrences_mean
+from spacy_senna.layers.lookup_spec import LookupSpec
 from spacy_senna.layers.window import WindowNetwork, flatten_windows
 from spacy_senna.models.architectures import build_window_tagger
 from spacy_senna.models.sequences import occurrence_groups
@@ -54,8 +55,7 @@ def test_a_batch_without_repeated_words_has_no_context():
 def _network(context_dropout: float) -> WindowNetwork:
     torch.manual_seed(0)
     return WindowNetwork(
-        table_sizes=[10],
-        widths=[4],
+        lookup=LookupSpec(table_sizes=[10], widths=[4]),
         n_tags=3,
         hidden_width=6,
         doc_context=True,

@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from spacy_senna.layers.level_heads import LevelHeadsNetwork, level_table_flags
+from spacy_senna.layers.lookup_spec import LookupSpec
 from spacy_senna.layers.window import flatten_windows
 
 SENTENCES = [numpy.array([[2], [3], [2], [5], [6], [7]]), numpy.array([[4], [2]])]
@@ -17,7 +18,8 @@ ROWS = [(0, [2, 2, 3, 4, 2, 2]), (1, [5, 6]), (0, [2, 7, 7, 7, 7, 2])]
 def _network(**settings) -> LevelHeadsNetwork:
     torch.manual_seed(0)
     small = {"lstm_width": 3, "projection_width": 4, "head_width": 3, "hidden_width": 5}
-    layout = {"table_sizes": [10, 9], "widths": [4, 2], "level_tables": [False, True]}
+    lookup = LookupSpec(table_sizes=[10, 9], widths=[4, 2])
+    layout = {"lookup": lookup, "level_tables": [False, True]}
     return LevelHeadsNetwork(n_tags=3, **{**layout, **small, **settings}).eval()
 
 

@@ -7,6 +7,7 @@ import numpy
 import pytest
 import torch
 
+from spacy_senna.layers.lookup_spec import LookupSpec
 from spacy_senna.layers.predicate_heads import PredicateHeadsNetwork
 from spacy_senna.layers.predicate_lstm import PredicateLSTMNetwork
 from spacy_senna.layers.window import flatten_windows
@@ -21,7 +22,8 @@ NETWORKS = {
 def _network(kind: str = "bilstm", **settings):
     torch.manual_seed(0)
     cls, defaults = NETWORKS[kind]
-    return cls(table_sizes=[10], widths=[4], n_tags=3, **{**defaults, **settings}).eval()
+    lookup = LookupSpec(table_sizes=[10], widths=[4])
+    return cls(lookup=lookup, n_tags=3, **{**defaults, **settings}).eval()
 
 
 def _inputs(net, sentences, rows):

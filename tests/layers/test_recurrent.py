@@ -6,6 +6,7 @@ import numpy
 import pytest
 import torch
 
+from spacy_senna.layers.lookup_spec import LookupSpec
 from spacy_senna.layers.recurrent import SentenceLSTM
 from spacy_senna.layers.window import WindowNetwork, flatten_windows
 from spacy_senna.models.architectures import build_window_tagger
@@ -16,8 +17,7 @@ SENTENCES = [numpy.array([[2], [3], [2], [5], [6], [7]]), numpy.array([[2], [4]]
 def _network(lstm_width: int, lstm_window: bool = True, input_dropout: float = 0.0):
     torch.manual_seed(0)
     return WindowNetwork(
-        table_sizes=[10],
-        widths=[4],
+        lookup=LookupSpec(table_sizes=[10], widths=[4]),
         n_tags=3,
         hidden_width=6,
         lstm_width=lstm_width,

@@ -4,6 +4,7 @@ and _MaxOverPositions, its max over positions with distance-dependent terms."""
 import pytest
 import torch
 
+from spacy_senna.layers.lookup_spec import LookupSpec
 from spacy_senna.layers.sentence import SentenceNetwork, _MaxOverPositions
 
 
@@ -34,8 +35,7 @@ def naive_scores(net: SentenceNetwork, ids: torch.Tensor, predicate: int) -> tor
 def test_split_convolution_equals_the_papers_network():
     torch.manual_seed(0)
     net = SentenceNetwork(
-        table_sizes=[30, 6],
-        widths=[4, 2],
+        lookup=LookupSpec(table_sizes=[30, 6], widths=[4, 2]),
         n_tags=5,
         conv_width=7,
         hidden_width=6,
