@@ -9,6 +9,7 @@ from thinc.api import Model
 from torch import nn
 
 from ..layers.char_cnn import CharCNNSpec
+from ..layers.lookup_spec import LookupSpec
 from ..runtime.last_call import LastCall
 from .base import Feature, word_form
 from .chars import CharFeature
@@ -98,6 +99,19 @@ class Featurizer:
     def keep_initial(self) -> List[bool]:
         """Per lookup-table column: its initialised rows keep their values in training."""
         return [not f.fine_tune_initial for f in self._tabled for _ in range(f.n_columns)]
+
+    def lookup_spec(self, with_initial_tables: bool) -> LookupSpec:
+        """What the network's lookup of these columns is made of: the tables (their
+        initial rows only when built to be initialised, not to be loaded into), the
+        character CNNs and the shared word table's lookup."""
+        return LookupSpec(
+            table_sizes=self.table_sizes,
+            widths=self.widths,
+            initial_tables=self.initial_tables() if with_initial_tables else None,
+            keep_initial=self.keep_initial,
+            char_cnns=self.char_cnns,
+            shared=self.shared_lookup,
+        )
 
     @property
     def n_columns(self) -> int:

@@ -30,8 +30,8 @@ class LookupSpec:
     char_cnns: Sequence[CharCNNSpec] = ()
     shared: Optional[Callable[[], FeatureLookup]] = None
 
-    def build(self) -> FeatureLookup:
-        """The lookup, its tables initialised now."""
+    def build(self, remember_last: bool = False) -> FeatureLookup:
+        """The lookup, its tables initialised now (`remember_last`: see FeatureLookup)."""
         return FeatureLookup(
             table_sizes=self.table_sizes,
             widths=self.widths,
@@ -39,6 +39,7 @@ class LookupSpec:
             keep_initial=self.keep_initial,
             char_cnns=self.char_cnns,
             shared=self.shared,
+            remember_last=remember_last,
         )
 
     def split(self, flagged: Sequence[bool]) -> Tuple["LookupSpec", "LookupSpec"]:

@@ -23,7 +23,6 @@ from thinc.model import deserialize_attr, serialize_attr
 
 from ..about import __version__
 from ..features import Featurizer
-from ..layers.lookup_spec import LookupSpec
 from ..layers.tagger_net import SequenceTaggerNet, build_criterion
 from ..layers.window import flatten_windows
 from .sentence_encodings import SentenceEncodings, kept_encodings
@@ -138,17 +137,9 @@ def _build_net(
     """The torch network of a senna model: emission network + criterion."""
     featurizer: Featurizer = model.attrs["featurizer"]
     n_tags = model.get_dim("nO")
-    lookup = LookupSpec(
-        table_sizes=featurizer.table_sizes,
-        widths=featurizer.widths,
-        initial_tables=featurizer.initial_tables() if with_initial_tables else None,
-        keep_initial=featurizer.keep_initial,
-        char_cnns=featurizer.char_cnns,
-        shared=featurizer.shared_lookup,
-    )
     emission_net = build_emission_net(
         model,
-        lookup=lookup,
+        lookup=featurizer.lookup_spec(with_initial_tables),
         n_tags=n_tags,
         window_size=model.attrs["window_size"],
         hidden_width=model.attrs["hidden_width"],

@@ -49,14 +49,7 @@ def _forward(model: Model, docs: List[Doc], is_train: bool):
 
 def _lookup(model: Model, with_initial_tables: bool) -> FeatureLookup:
     featurizer: Featurizer = model.attrs["featurizer"]
-    return FeatureLookup(
-        table_sizes=featurizer.table_sizes,
-        widths=featurizer.widths,
-        initial_tables=featurizer.initial_tables() if with_initial_tables else None,
-        keep_initial=featurizer.keep_initial,
-        char_cnns=featurizer.char_cnns,
-        remember_last=True,
-    )
+    return featurizer.lookup_spec(with_initial_tables).build(remember_last=True)
 
 
 def _init(model: Model, X=None, Y=None) -> Model:
