@@ -1,7 +1,10 @@
 """The repository's size rules, checked on every CI run: BENCHMARKS.md stays a page of current
 results (dated logs go to docs/experiments/), no module grows past one screenful of concepts,
-and the package root holds only its entry points (docs/layout.md)."""
+the package root holds only its entry points (docs/layout.md), and .gitignore hides no
+folder of code."""
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -46,3 +49,30 @@ def test_package_root_holds_only_its_entry_points():
 def test_the_size_rules_see_the_code(folder):
     """The checks above read real files (a wrong REPOSITORY would pass them vacuously)."""
     assert any(path.relative_to(REPOSITORY).parts[0] == folder for path in _python_files())
+
+
+def _code_folders():
+    """Every folder of package and test code, and the test folder mirroring each package
+    folder (tests/training once went uncommitted: .gitignore took it for training output)."""
+    folders = {REPOSITORY / "spacy_senna", REPOSITORY / "tests"}
+    for root in ("spacy_senna", "tests"):
+        folders.update(path.parent for path in (REPOSITORY / root).rglob("*.py"))
+    for package in (REPOSITORY / "spacy_senna").iterdir():
+        if (package / "__init__.py").exists():
+            folders.add(REPOSITORY / "tests" / package.name)
+    return sorted(folder for folder in folders if "__pycache__" not in folder.parts)
+
+
+def test_gitignore_hides_no_code_folder():
+    if shutil.which("git") is None or not (REPOSITORY / ".git").exists():
+        pytest.skip("not a git checkout")
+    probes = [str((folder / "probe.py").relative_to(REPOSITORY)) for folder in _code_folders()]
+    assert len(probes) > 20, "the folders were not found"
+    ignored = subprocess.run(
+        ["git", "check-ignore", "--no-index", "--stdin"],
+        cwd=REPOSITORY,
+        input="\n".join(probes),
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    assert not ignored, f".gitignore hides these code folders' files: {ignored}"

@@ -7,7 +7,9 @@ from ..training.averaging import average_weights
 
 
 def _run(args: argparse.Namespace) -> None:
-    average_weights(args.pipelines).to_disk(args.output)
+    averaged = average_weights(args.pipelines)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    averaged.to_disk(args.output)
     print(f"✔ {args.output}: the mean weights of {len(args.pipelines)} pipelines")
 
 

@@ -15,6 +15,7 @@ def _run(args: argparse.Namespace) -> None:
     settings = dict(item.split("=", 1) for item in args.setting if "=" in item)
     if len(settings) != len(args.setting):
         raise ValueError("--setting takes NAME.KEY=VALUE, e.g. senna_parser.explore=0.5")
+    args.output.parent.mkdir(parents=True, exist_ok=True)
     config = resume_config(
         args.pipeline, args.steps, args.rate, args.eval_frequency, settings, args.output
     )
