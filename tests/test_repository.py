@@ -52,11 +52,12 @@ def test_the_size_rules_see_the_code(folder):
 
 
 def _code_folders():
-    """Every folder of package and test code, and the test folder mirroring each package
-    folder (tests/training once went uncommitted: .gitignore took it for training output)."""
+    """Every folder of code or configs, and the test folder mirroring each package folder
+    (tests/training once went uncommitted: .gitignore took it for training output)."""
     folders = {REPOSITORY / "spacy_senna", REPOSITORY / "tests"}
-    for root in ("spacy_senna", "tests"):
-        folders.update(path.parent for path in (REPOSITORY / root).rglob("*.py"))
+    folders.update(path.parent for path in _python_files())
+    folders.update(path.parent for path in (REPOSITORY / "configs").rglob("*.cfg"))
+    folders.update(path.parent for path in (REPOSITORY / "projects").glob("*/project.yml"))
     for package in (REPOSITORY / "spacy_senna").iterdir():
         if (package / "__init__.py").exists():
             folders.add(REPOSITORY / "tests" / package.name)
