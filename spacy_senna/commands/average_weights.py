@@ -4,9 +4,12 @@ import argparse
 from pathlib import Path
 
 from ..training.averaging import average_weights
+from .errors import check_pipeline_folder
 
 
 def _run(args: argparse.Namespace) -> None:
+    for pipeline in args.pipelines:
+        check_pipeline_folder(pipeline)
     averaged = average_weights(args.pipelines)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     averaged.to_disk(args.output)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from types import TracebackType
 
 
@@ -13,6 +14,14 @@ class CliError(Exception):
         super().__init__(f"{os.fspath(path)}: {problem}")
         self.path = os.fspath(path)
         self.problem = problem
+
+
+def check_pipeline_folder(path: Path) -> None:
+    """Raise a CliError unless `path` is a saved pipeline's folder (it holds a config.cfg)."""
+    if not path.exists():
+        raise CliError(path, "does not exist: pass a trained pipeline's folder")
+    if not (path / "config.cfg").exists():
+        raise CliError(path, "holds no config.cfg: pass a trained pipeline's folder")
 
 
 def error_line(err: BaseException) -> str | None:

@@ -4,12 +4,11 @@ import argparse
 from pathlib import Path
 
 from ..training.resume import resume_config
-from .errors import CliError
+from .errors import check_pipeline_folder
 
 
 def _run(args: argparse.Namespace) -> None:
-    if not (args.pipeline / "config.cfg").exists():
-        raise CliError(args.pipeline, "holds no config.cfg: pass a trained pipeline's folder")
+    check_pipeline_folder(args.pipeline)
     if args.steps < 1 or args.rate <= 0:
         raise ValueError("--steps and --rate must be positive")
     settings = dict(item.split("=", 1) for item in args.setting if "=" in item)

@@ -71,3 +71,23 @@ def test_average_weights_command_refuses_other_components(tmp_path, capsys, trai
     err = capsys.readouterr().err
     assert f"{tmp_path / 'b'}: components ['sentencizer'], not ['senna_tagger']" in err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    "folder, problem",
+    [("missing", "does not exist"), ("empty", "holds no config.cfg")],
+)
+def test_average_weights_command_names_what_is_not_a_pipeline(
+    tmp_path, capsys, trained_tagger, folder, problem
+):
+    nlp, _, _ = trained_tagger(1)
+    nlp.to_disk(tmp_path / "a")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(SystemExit):
+        main(
+            ["average-weights", str(tmp_path / "out"), str(tmp_path / "a"), str(tmp_path / folder)]
+        )
+    assert (
+        f"✘ {tmp_path / folder}: {problem}: pass a trained pipeline's folder"
+        in capsys.readouterr().err
+    )

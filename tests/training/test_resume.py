@@ -103,3 +103,19 @@ def test_resume_config_command_names_a_folder_that_is_not_a_pipeline(tmp_path, c
             ]
         )
     assert f"{tmp_path}: holds no config.cfg" in capsys.readouterr().err
+
+
+def test_resume_config_command_names_a_missing_pipeline(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(
+            [
+                "resume-config",
+                str(tmp_path / "nope"),
+                str(tmp_path / "r.cfg"),
+                "--steps",
+                "5",
+                "--rate",
+                "0.1",
+            ]
+        )
+    assert f"{tmp_path / 'nope'}: does not exist" in capsys.readouterr().err
