@@ -15,6 +15,7 @@ COMMANDS = (
     "build_gazetteer",
     "score",
     "pretrain_lm",
+    "pretrain_bilstm",
     "nearest_neighbours",
     "import_vectors",
     "train_cycles",

@@ -1,0 +1,230 @@
+"""Not in SENNA: a window network's sentence BiLSTM pretrained as a bidirectional language
+model on raw text, before `spacy train` trains the component from it (`source`).
+
+    python -m spacy_senna pretrain-bilstm configs/lang/ner.cfg corpus/lm/lm.txt.gz \\
+        pretrained/ner --steps 11680 --train-config pretrained/ner.cfg \\
+        -- --nlp.lang pt --paths.train ... --paths.dev ... --paths.vectors vectors/lm
+    python -m spacy train pretrained/ner.cfg -o training/ner --paths.train ... --paths.dev ...
+
+The component is initialised as `spacy train` initialises it (its word table from the
+vectors), then its word table is frozen and everything else its BiLSTM reads (caps table,
+character CNN, gazetteer table) is trained with the BiLSTM: the forward states predict
+the next word and the backward states the previous one, each through a projection to the
+word table's width scored against the true word's row and `negatives` rows drawn by
+unigram frequency^0.75 (softmax over them; padding and unknown words are no targets).
+Text: a UTF-8 file (gzipped or not) of whitespace-separated tokens, read whole; each pass
+takes its lines in a new random order, cut after . ! ? from 5 words on, at 60 words at
+most. Written: the initialised pipeline with the pretrained weights, and with
+`train_config` the config (its overrides applied) that trains the component from it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+import numpy
+import torch
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training.initialize import init_nlp
+from spacy.util import load_config
+from thinc.api import Config
+
+from ..features.tokens import WordFeature
+from ..io.files import require_file
+from ..layers.window import WindowNetwork
+from ..models.senna_model import get_net
+from ..models.sequences import featurize
+
+#: chunks counted for the unigram distribution of the negatives
+SAMPLE_CHUNKS = 20_000
+
+
+@dataclass
+class BiLSTMPretraining:
+    """The settings of one pretraining run (the command's options)."""
+
+    component: str = "senna_ner"
+    steps: Optional[int] = None
+    seconds: Optional[float] = None
+    batch_size: int = 64
+    negatives: int = 2048
+    learn_rate: float = 0.002
+    dropout: float = 0.1
+    seed: int = 0
+    report_every: int = 200
+
+
+def text_chunks(path: Path, rng: numpy.random.Generator) -> Iterator[list[str]]:
+    """The text's lines in a random order, each cut into chunks after . ! ? from 5 words
+    on, or at 60 words; a line's last chunk kept from 3 words on."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf8") as file:
+        lines = file.read().split("\n")
+    for i in rng.permutation(len(lines)):
+        chunk: list[str] = []
+        for word in lines[i].split():
+            chunk.append(word)
+            if (word in (".", "!", "?") and len(chunk) >= 5) or len(chunk) >= 60:
+                yield chunk
+                chunk = []
+        if len(chunk) >= 3:
+            yield chunk
+
+
+def _window_network(nlp: Language, name: str) -> tuple[WindowNetwork, int]:
+    """The component's window network and the column of its own word table."""
+    if name not in nlp.pipe_names:
+        raise ValueError(f"the config has no component '{name}' (it has {nlp.pipe_names})")
+    model = nlp.get_pipe(name).model
+    network = get_net(model).emission_net
+    if not isinstance(network, WindowNetwork) or network.lstm is None:
+        raise ValueError(
+            f"{name}'s network has no sentence BiLSTM to pretrain: use a "
+            "spacy-senna.WindowTagger.v1 model with lstm_width > 0"
+        )
+    column = 0
+    for feature in model.attrs["featurizer"]._tabled:
+        if isinstance(feature, WordFeature):
+            return network, column
+        column += feature.n_columns
+    raise ValueError(f"{name} has no word table of its own (spacy-senna.WordFeature.v1)")
+
+
+def _negative_distribution(nlp: Language, name: str, chunks: Iterator[list[str]], column: int):
+    """Unigram frequency^0.75 over the word table's rows, counted on the first chunks."""
+    model = nlp.get_pipe(name).model
+    sample = [Doc(nlp.vocab, words=chunk) for chunk, _ in zip(chunks, range(SAMPLE_CHUNKS + 1))]
+    if not sample:
+        raise ValueError("the text holds no line of 3 words or more")
+    flat = featurize(model, sample, False)[0]
+    ids = flat[:, column].numpy()
+    table_rows = get_net(model).emission_net.lookup.tables[column].num_embeddings
+    counts = numpy.zeros(table_rows)
+    numpy.add.at(counts, ids, 1)
+    counts[:2] = 0  # padding and unknown words are no targets
+    weights = counts**0.75
+    if not weights.sum():
+        raise ValueError("no word of the text's first lines is in the word table")
+    return weights / weights.sum()
+
+
+def pretrain_bilstm(
+    config_path: Path, text: Path, settings: BiLSTMPretraining, overrides: dict
+) -> Language:
+    """The pipeline of `config_path` initialised, its component's BiLSTM pretrained on `text`."""
+    require_file(text)
+    if settings.steps is None and settings.seconds is None:
+        raise ValueError("give --steps or --seconds: when the pretraining stops")
+    torch.manual_seed(settings.seed)
+    rng = numpy.random.default_rng(settings.seed)
+    nlp = init_nlp(load_config(config_path, overrides=overrides, interpolate=False))
+    network, column = _window_network(nlp, settings.component)
+    model = nlp.get_pipe(settings.component).model
+    table = network.lookup.tables[column].weight
+    table.requires_grad_(False)
+    width = network.lstm.width
+    project = [torch.nn.Linear(width, table.shape[1]) for _ in range(2)]
+    params = [p for p in network.lookup.parameters() if p.requires_grad]
+    params += list(network.lstm.parameters()) + [p for layer in project for p in layer.parameters()]
+    optimizer = torch.optim.Adam(params, lr=settings.learn_rate)
+    dropout = torch.nn.Dropout(settings.dropout)
+    distribution = _negative_distribution(nlp, settings.component, text_chunks(text, rng), column)
+
+    network.train()
+    start = time.time()
+    step = words = 0
+    loss_sum = 0.0
+    batch: list[Doc] = []
+    while not _done(settings, step, start):
+        for chunk in text_chunks(text, rng):
+            batch.append(Doc(nlp.vocab, words=chunk))
+            if len(batch) < settings.batch_size:
+                continue
+            flat, index, lengths, _, _ = featurize(model, batch, False)
+            batch = []
+            loss = _bidirectional_loss(
+                network,
+                flat,
+                index,
+                lengths,
+                column,
+                table,
+                project,
+                dropout,
+                rng,
+                distribution,
+                settings.negatives,
+            )
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(params, 1.0)
+            optimizer.step()
+            step += 1
+            words += int(lengths.sum())
+            loss_sum += float(loss.detach())
+            if step % settings.report_every == 0:
+                elapsed = time.time() - start
+                print(
+                    f"step {step} words {words} loss {loss_sum / settings.report_every:.4f} "
+                    f"{words / elapsed:.0f} w/s",
+                    flush=True,
+                )
+                loss_sum = 0.0
+            if _done(settings, step, start):
+                break
+    network.eval()
+    print(f"✔ {step} steps, {words} words, {time.time() - start:.0f} s", flush=True)
+    return nlp
+
+
+def _done(settings: BiLSTMPretraining, step: int, start: float) -> bool:
+    if settings.steps is not None and step >= settings.steps:
+        return True
+    return settings.seconds is not None and time.time() - start > settings.seconds
+
+
+def _bidirectional_loss(
+    network, flat, index, lengths, column, table, project, dropout, rng, distribution, negatives
+):
+    """Forward states score the next word, backward states the previous one (sampled
+    softmax over the true row and the negatives)."""
+    x = dropout(network.lookup(flat))
+    rows = index + network.half_window
+    states = dropout(network.lstm(x, rows, lengths))
+    width = network.lstm.width
+    word_ids = flat[:, column]
+    valid = torch.zeros(flat.shape[0], dtype=torch.bool)
+    real = torch.arange(rows.shape[1])[None, :] < lengths[:, None]
+    valid[rows[real]] = True
+    forward_from = torch.nonzero(valid[:-1] & (word_ids[1:] > 1)).reshape(-1)
+    backward_from = torch.nonzero(valid[1:] & (word_ids[:-1] > 1)).reshape(-1) + 1
+    drawn = torch.from_numpy(rng.choice(len(distribution), size=negatives, p=distribution))
+    negative_rows = table[drawn]
+    loss = 0.0
+    for sources, targets, projection, direction in (
+        (forward_from, forward_from + 1, project[0], states[:, :width]),
+        (backward_from, backward_from - 1, project[1], states[:, width:]),
+    ):
+        out = projection(direction[sources])
+        true = (out * table[word_ids[targets]]).sum(1, keepdim=True)
+        negative = out @ negative_rows.T
+        negative = negative.masked_fill(drawn[None, :] == word_ids[targets][:, None], -1e4)
+        logits = torch.cat([true, negative], dim=1)
+        loss = loss + torch.nn.functional.cross_entropy(
+            logits, torch.zeros(len(sources), dtype=torch.long)
+        )
+    return loss
+
+
+def sourcing_config(config_path: Path, overrides: dict, component: str, pipeline: Path) -> Config:
+    """`config_path` with the pretraining's `overrides` and `component` sourced from the
+    pretrained `pipeline`."""
+    config = load_config(config_path, overrides=overrides, interpolate=False)
+    config["components"][component] = {"source": str(pipeline.resolve())}
+    return config
