@@ -126,15 +126,12 @@ def pretrain_bilstm(
     nlp = init_nlp(load_config(config_path, overrides=overrides, interpolate=False))
     network, column = _window_network(nlp, settings.component)
     model = nlp.get_pipe(settings.component).model
-    table = network.lookup.tables[column].weight
-    table.requires_grad_(False)
-    width = network.lstm.width
-    project = [torch.nn.Linear(width, table.shape[1]) for _ in range(2)]
-    params = [p for p in network.lookup.parameters() if p.requires_grad]
-    params += list(network.lstm.parameters()) + [p for layer in project for p in layer.parameters()]
-    optimizer = torch.optim.Adam(params, lr=settings.learn_rate)
-    dropout = torch.nn.Dropout(settings.dropout)
+    # the negatives' draws come from `rng`, the projections' initial weights from torch's
     distribution = _negative_distribution(nlp, settings.component, text_chunks(text, rng), column)
+    head = _LanguageModelHead(network, column, distribution, settings, rng)
+    params = [p for p in network.lookup.parameters() if p.requires_grad]
+    params += list(network.lstm.parameters()) + head.parameters()
+    optimizer = torch.optim.Adam(params, lr=settings.learn_rate)
 
     network.train()
     start = time.time()
@@ -148,19 +145,7 @@ def pretrain_bilstm(
                 continue
             flat, index, lengths, _, _ = featurize(model, batch, False)
             batch = []
-            loss = _bidirectional_loss(
-                network,
-                flat,
-                index,
-                lengths,
-                column,
-                table,
-                project,
-                dropout,
-                rng,
-                distribution,
-                settings.negatives,
-            )
+            loss = head.loss(flat, index, lengths)
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)
@@ -189,37 +174,65 @@ def _done(settings: BiLSTMPretraining, step: int, start: float) -> bool:
     return settings.seconds is not None and time.time() - start > settings.seconds
 
 
-def _bidirectional_loss(
-    network, flat, index, lengths, column, table, project, dropout, rng, distribution, negatives
-):
-    """Forward states score the next word, backward states the previous one (sampled
-    softmax over the true row and the negatives)."""
-    x = dropout(network.lookup(flat))
-    rows = index + network.half_window
-    states = dropout(network.lstm(x, rows, lengths))
-    width = network.lstm.width
-    word_ids = flat[:, column]
-    valid = torch.zeros(flat.shape[0], dtype=torch.bool)
-    real = torch.arange(rows.shape[1])[None, :] < lengths[:, None]
-    valid[rows[real]] = True
-    forward_from = torch.nonzero(valid[:-1] & (word_ids[1:] > 1)).reshape(-1)
-    backward_from = torch.nonzero(valid[1:] & (word_ids[:-1] > 1)).reshape(-1) + 1
-    drawn = torch.from_numpy(rng.choice(len(distribution), size=negatives, p=distribution))
-    negative_rows = table[drawn]
-    loss = 0.0
-    for sources, targets, projection, direction in (
-        (forward_from, forward_from + 1, project[0], states[:, :width]),
-        (backward_from, backward_from - 1, project[1], states[:, width:]),
-    ):
-        out = projection(direction[sources])
-        true = (out * table[word_ids[targets]]).sum(1, keepdim=True)
-        negative = out @ negative_rows.T
-        negative = negative.masked_fill(drawn[None, :] == word_ids[targets][:, None], -1e4)
-        logits = torch.cat([true, negative], dim=1)
-        loss = loss + torch.nn.functional.cross_entropy(
-            logits, torch.zeros(len(sources), dtype=torch.long)
-        )
-    return loss
+class _LanguageModelHead:
+    """Scores a window network's BiLSTM states as a bidirectional LM: the forward states
+    predict the next word, the backward states the previous one, each through its own
+    projection to the word table's width, against the true word's row and `negatives` rows
+    drawn from `distribution` (sampled softmax). The word table is frozen."""
+
+    def __init__(
+        self,
+        network: WindowNetwork,
+        column: int,
+        distribution: numpy.ndarray,
+        settings: BiLSTMPretraining,
+        rng: numpy.random.Generator,
+    ) -> None:
+        self.network = network
+        self.column = column
+        self.table = network.lookup.tables[column].weight
+        self.table.requires_grad_(False)
+        width = network.lstm.width
+        self.projections = [torch.nn.Linear(width, self.table.shape[1]) for _ in range(2)]
+        self.dropout = torch.nn.Dropout(settings.dropout)
+        self.negatives = settings.negatives
+        self.rng = rng
+        self.distribution = distribution
+
+    def parameters(self) -> list:
+        return [p for layer in self.projections for p in layer.parameters()]
+
+    def loss(self, flat: torch.Tensor, index: torch.Tensor, lengths: torch.Tensor):
+        """The summed loss of both directions over a featurized batch (padding and unknown
+        words are no targets)."""
+        network, table = self.network, self.table
+        x = self.dropout(network.lookup(flat))
+        rows = index + network.half_window
+        states = self.dropout(network.lstm(x, rows, lengths))
+        width = network.lstm.width
+        word_ids = flat[:, self.column]
+        valid = torch.zeros(flat.shape[0], dtype=torch.bool)
+        real = torch.arange(rows.shape[1])[None, :] < lengths[:, None]
+        valid[rows[real]] = True
+        forward_from = torch.nonzero(valid[:-1] & (word_ids[1:] > 1)).reshape(-1)
+        backward_from = torch.nonzero(valid[1:] & (word_ids[:-1] > 1)).reshape(-1) + 1
+        drawn = self.rng.choice(len(self.distribution), size=self.negatives, p=self.distribution)
+        drawn = torch.from_numpy(drawn)
+        negative_rows = table[drawn]
+        loss = 0.0
+        for sources, targets, projection, direction in (
+            (forward_from, forward_from + 1, self.projections[0], states[:, :width]),
+            (backward_from, backward_from - 1, self.projections[1], states[:, width:]),
+        ):
+            out = projection(direction[sources])
+            true = (out * table[word_ids[targets]]).sum(1, keepdim=True)
+            negative = out @ negative_rows.T
+            negative = negative.masked_fill(drawn[None, :] == word_ids[targets][:, None], -1e4)
+            logits = torch.cat([true, negative], dim=1)
+            loss = loss + torch.nn.functional.cross_entropy(
+                logits, torch.zeros(len(sources), dtype=torch.long)
+            )
+        return loss
 
 
 def sourcing_config(config_path: Path, overrides: dict, component: str, pipeline: Path) -> Config:
