@@ -20,7 +20,6 @@ most. Written: the initialised pipeline with the pretrained weights, and with
 
 from __future__ import annotations
 
-import gzip
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,13 +32,14 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training.initialize import init_nlp
 from spacy.util import load_config
-from thinc.api import Config
+from spacy.vocab import Vocab
+from thinc.api import Config, Model
 
 from ..features.tokens import WordFeature
-from ..io.files import require_file
 from ..layers.window import WindowNetwork
 from ..models.senna_model import get_net
 from ..models.sequences import featurize
+from .raw_text import open_corpus_text
 
 #: chunks counted for the unigram distribution of the negatives
 SAMPLE_CHUNKS = 20_000
@@ -60,12 +60,15 @@ class BiLSTMPretraining:
     report_every: int = 200
 
 
-def text_chunks(path: Path, rng: numpy.random.Generator) -> Iterator[list[str]]:
-    """The text's lines in a random order, each cut into chunks after . ! ? from 5 words
-    on, or at 60 words; a line's last chunk kept from 3 words on."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf8") as file:
-        lines = file.read().split("\n")
+def read_lines(path: Path) -> list[str]:
+    """The text file's lines (gzipped or not; a binary file is refused), read once."""
+    with open_corpus_text(path) as text:
+        return "".join(text).split("\n")
+
+
+def text_chunks(lines: list[str], rng: numpy.random.Generator) -> Iterator[list[str]]:
+    """The lines in a random order, each cut into chunks after . ! ? from 5 words on, or
+    at 60 words; a line's last chunk kept from 3 words on."""
     for i in rng.permutation(len(lines)):
         chunk: list[str] = []
         for word in lines[i].split():
@@ -88,23 +91,23 @@ def _window_network(nlp: Language, name: str) -> tuple[WindowNetwork, int]:
             f"{name}'s network has no sentence BiLSTM to pretrain: use a "
             "spacy-senna.WindowTagger.v1 model with lstm_width > 0"
         )
-    column = 0
-    for feature in model.attrs["featurizer"]._tabled:
-        if isinstance(feature, WordFeature):
-            return network, column
-        column += feature.n_columns
-    raise ValueError(f"{name} has no word table of its own (spacy-senna.WordFeature.v1)")
+    featurizer = model.attrs["featurizer"]
+    words = [
+        key for key, feature in featurizer.features.items() if isinstance(feature, WordFeature)
+    ]
+    if not words:
+        raise ValueError(f"{name} has no word table of its own (spacy-senna.WordFeature.v1)")
+    return network, featurizer.columns_of(words[:1]).index(True)
 
 
-def _negative_distribution(nlp: Language, name: str, chunks: Iterator[list[str]], column: int):
+def _negative_distribution(
+    model: Model, vocab: Vocab, chunks: Iterator[list[str]], column: int, table_rows: int
+) -> numpy.ndarray:
     """Unigram frequency^0.75 over the word table's rows, counted on the first chunks."""
-    model = nlp.get_pipe(name).model
-    sample = [Doc(nlp.vocab, words=chunk) for chunk, _ in zip(chunks, range(SAMPLE_CHUNKS + 1))]
+    sample = [Doc(vocab, words=chunk) for chunk, _ in zip(chunks, range(SAMPLE_CHUNKS + 1))]
     if not sample:
         raise ValueError("the text holds no line of 3 words or more")
-    flat = featurize(model, sample, False)[0]
-    ids = flat[:, column].numpy()
-    table_rows = get_net(model).emission_net.lookup.tables[column].num_embeddings
+    ids = featurize(model, sample, False)[0][:, column].numpy()
     counts = numpy.zeros(table_rows)
     numpy.add.at(counts, ids, 1)
     counts[:2] = 0  # padding and unknown words are no targets
@@ -118,16 +121,17 @@ def pretrain_bilstm(
     config_path: Path, text: Path, settings: BiLSTMPretraining, overrides: dict
 ) -> Language:
     """The pipeline of `config_path` initialised, its component's BiLSTM pretrained on `text`."""
-    require_file(text)
     if settings.steps is None and settings.seconds is None:
         raise ValueError("give --steps or --seconds: when the pretraining stops")
+    lines = read_lines(text)
     torch.manual_seed(settings.seed)
     rng = numpy.random.default_rng(settings.seed)
     nlp = init_nlp(load_config(config_path, overrides=overrides, interpolate=False))
     network, column = _window_network(nlp, settings.component)
     model = nlp.get_pipe(settings.component).model
+    rows = network.lookup.tables[column].num_embeddings
     # the negatives' draws come from `rng`, the projections' initial weights from torch's
-    distribution = _negative_distribution(nlp, settings.component, text_chunks(text, rng), column)
+    distribution = _negative_distribution(model, nlp.vocab, text_chunks(lines, rng), column, rows)
     head = _LanguageModelHead(network, column, distribution, settings, rng)
     params = [p for p in network.lookup.parameters() if p.requires_grad]
     params += list(network.lstm.parameters()) + head.parameters()
@@ -139,7 +143,7 @@ def pretrain_bilstm(
     loss_sum = 0.0
     batch: list[Doc] = []
     while not _done(settings, step, start):
-        for chunk in text_chunks(text, rng):
+        for chunk in text_chunks(lines, rng):
             batch.append(Doc(nlp.vocab, words=chunk))
             if len(batch) < settings.batch_size:
                 continue
