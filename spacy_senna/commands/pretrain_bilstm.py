@@ -2,12 +2,17 @@
 BiLSTM pretrained as a bidirectional language model (spacy_senna/lm/bilstm_pretrain.py)."""
 
 import argparse
+import sys
 from pathlib import Path
 
 from spacy.cli._util import parse_config_overrides
 
 from ..lm.bilstm_pretrain import BiLSTMPretraining, pretrain_bilstm, sourcing_config
 from .errors import CliError
+from .signals import signals_stop_cleanly
+
+#: the exit status of a run stopped by Ctrl-C, SIGINT or SIGTERM (128 + SIGINT, as shells)
+INTERRUPTED = 130
 
 
 def _run(args: argparse.Namespace) -> None:
@@ -30,7 +35,8 @@ def _run(args: argparse.Namespace) -> None:
         seed=args.seed,
     )
     overrides = parse_config_overrides(args.after_dashes)
-    nlp = pretrain_bilstm(args.config, args.text, settings, overrides)
+    with signals_stop_cleanly():
+        nlp = pretrain_bilstm(args.config, args.text, settings, overrides)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(args.output)
     print(f"✔ {args.output}: {args.component} with its BiLSTM pretrained on {args.text}")
@@ -39,6 +45,15 @@ def _run(args: argparse.Namespace) -> None:
         config = sourcing_config(args.config, overrides, args.component, args.output)
         config.to_disk(args.train_config)
         print(f"✔ {args.train_config}: {args.config} training {args.component} from it")
+    done = nlp.meta["bilstm_pretraining"]
+    if done["stopped"] == "interrupted":
+        # written, so that the work is not lost, but a workflow must not go on from it
+        print(
+            f"✘ interrupted after {done['steps']} steps: {args.output} holds the BiLSTM "
+            "pretrained so far (its meta.json says how far); run again for the full pretraining",
+            file=sys.stderr,
+        )
+        sys.exit(INTERRUPTED)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

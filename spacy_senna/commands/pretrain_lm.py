@@ -6,14 +6,12 @@ Every setting's option is generated from its declaration in `PretrainConfig`.
 from __future__ import annotations
 
 import argparse
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import MISSING, Field, fields
 from pathlib import Path
 
 from ..lm.pretrain import pretrain
 from ..lm.settings import PretrainConfig
+from .signals import signals_stop_cleanly
 
 
 def _sizes(text: str) -> list[int]:
@@ -83,22 +81,5 @@ def run(args: argparse.Namespace) -> None:
         raise ValueError("pretrain-lm needs at least one TEXT_PATH and an OUTPUT_DIR.")
     *texts, output_dir = args.paths
     config = PretrainConfig(**{s.name: getattr(args, s.name) for s in fields(PretrainConfig)})
-    with _signals_stop_cleanly():
+    with signals_stop_cleanly():
         pretrain(texts, output_dir, config, resume=args.resume)
-
-
-@contextmanager
-def _signals_stop_cleanly() -> Iterator[None]:
-    """SIGINT and SIGTERM stop the run as Ctrl-C does (checkpoint and vectors written):
-    also when the command was started in the background, where SIGINT is ignored, and
-    under `timeout` or a job scheduler, which send SIGTERM."""
-
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    before = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, handler in before.items():
-            signal.signal(sig, handler)

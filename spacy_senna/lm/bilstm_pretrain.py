@@ -16,13 +16,16 @@ Text: a UTF-8 file (gzipped or not) of whitespace-separated tokens, read whole; 
 takes its lines in a new random order, cut after . ! ? from 5 words on, at 60 words at
 most. Written: the initialised pipeline with the pretrained weights, and with
 `train_config` the config (its overrides applied) that trains the component from it.
+Ctrl-C, SIGINT or SIGTERM stop the pretraining early: what is pretrained so far is still
+written, the command exits with status 130, and the pipeline's meta.json says how far it
+got (`bilstm_pretraining`: steps, words, seconds, why it stopped, the settings).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Optional
 
@@ -139,37 +142,45 @@ def pretrain_bilstm(
 
     network.train()
     start = time.time()
-    step = words = 0
+    done = {"steps": 0, "words": 0, "stopped": "limit reached"}
     loss_sum = 0.0
     batch: list[Doc] = []
-    while not _done(settings, step, start):
-        for chunk in text_chunks(lines, rng):
-            batch.append(Doc(nlp.vocab, words=chunk))
-            if len(batch) < settings.batch_size:
-                continue
-            flat, index, lengths, _, _ = featurize(model, batch, False)
-            batch = []
-            loss = head.loss(flat, index, lengths)
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(params, 1.0)
-            optimizer.step()
-            step += 1
-            words += int(lengths.sum())
-            loss_sum += float(loss.detach())
-            if step % settings.report_every == 0:
-                elapsed = time.time() - start
-                print(
-                    f"step {step} words {words} loss {loss_sum / settings.report_every:.4f} "
-                    f"{words / elapsed:.0f} w/s",
-                    flush=True,
-                )
-                loss_sum = 0.0
-            if _done(settings, step, start):
-                break
+    try:
+        while not _done(settings, done["steps"], start):
+            for chunk in text_chunks(lines, rng):
+                batch.append(Doc(nlp.vocab, words=chunk))
+                if len(batch) < settings.batch_size:
+                    continue
+                flat, index, lengths, _, _ = featurize(model, batch, False)
+                batch = []
+                loss = head.loss(flat, index, lengths)
+                optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(params, 1.0)
+                optimizer.step()
+                done["steps"] += 1
+                done["words"] += int(lengths.sum())
+                loss_sum += float(loss.detach())
+                if done["steps"] % settings.report_every == 0:
+                    _report(done, loss_sum / settings.report_every, start)
+                    loss_sum = 0.0
+                if _done(settings, done["steps"], start):
+                    break
+    except KeyboardInterrupt:
+        done["stopped"] = "interrupted"
+        print(f"Interrupted at step {done['steps']}: the BiLSTM is kept as it is", flush=True)
     network.eval()
-    print(f"✔ {step} steps, {words} words, {time.time() - start:.0f} s", flush=True)
+    done["seconds"] = round(time.time() - start)
+    nlp.meta["bilstm_pretraining"] = {**done, "text": str(text), "settings": asdict(settings)}
+    print(f"✔ {done['steps']} steps, {done['words']} words, {done['seconds']} s", flush=True)
     return nlp
+
+
+def _report(done: dict, loss: float, start: float) -> None:
+    """One progress line: steps and words so far, the mean loss since the last, words/s."""
+    steps, words = done["steps"], done["words"]
+    speed = words / (time.time() - start)
+    print(f"step {steps} words {words} loss {loss:.4f} {speed:.0f} w/s", flush=True)
 
 
 def _done(settings: BiLSTMPretraining, step: int, start: float) -> bool:

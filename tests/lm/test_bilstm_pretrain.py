@@ -1,7 +1,10 @@
 """`pretrain-bilstm`: a window network's sentence BiLSTM pretrained as a bidirectional LM,
 its word table frozen, the pipeline written for `spacy train` to source."""
 
+import os
 import re
+import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +16,8 @@ from spacy.util import load_config
 from spacy.vocab import Vocab
 
 from spacy_senna.cli import main
-from spacy_senna.lm.bilstm_pretrain import BiLSTMPretraining, pretrain_bilstm
+from spacy_senna.commands.signals import signals_stop_cleanly
+from spacy_senna.lm.bilstm_pretrain import BiLSTMPretraining, _LanguageModelHead, pretrain_bilstm
 from spacy_senna.models.senna_model import get_net
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -149,3 +153,54 @@ def test_command_names_bad_arguments(paths, tmp_path, capsys, args, message):
             + ["--", *_command_overrides(overrides)]
         )
     assert message in capsys.readouterr().err
+
+
+def _run_command(paths, tmp_path, steps="5"):
+    overrides, text = paths
+    config = REPOSITORY / "configs" / "lang" / "ner.cfg"
+    output, train_config = tmp_path / "pretrained", tmp_path / "ner.cfg"
+    main(
+        ["pretrain-bilstm", str(config), str(text), str(output), "--steps", steps]
+        + ["--batch-size", "8", "--negatives", "8", "--train-config", str(train_config)]
+        + ["--", *_command_overrides(overrides)]
+    )
+    return output, train_config
+
+
+def test_the_pipeline_meta_says_how_far_the_pretraining_went(paths, tmp_path):
+    output, _ = _run_command(paths, tmp_path)
+    done = spacy.load(output).meta["bilstm_pretraining"]
+    assert done["steps"] == 5 and done["stopped"] == "limit reached"
+    assert done["settings"]["negatives"] == 8 and done["words"] > 0
+
+
+def test_an_interrupt_writes_what_is_pretrained_and_exits_130(paths, tmp_path, capsys, monkeypatch):
+    """Ctrl-C (or SIGTERM, which the command turns into one) at the fourth batch: three
+    steps are kept and written, with the config that trains from them, and the exit
+    status stops a workflow from going on."""
+    loss = _LanguageModelHead.loss
+    calls = []
+
+    def interrupted_at_the_fourth(self, *args):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return loss(self, *args)
+
+    monkeypatch.setattr(_LanguageModelHead, "loss", interrupted_at_the_fourth)
+    with pytest.raises(SystemExit) as stopped:
+        output, train_config = _run_command(paths, tmp_path, steps="50")
+    assert stopped.value.code == 130
+    assert "interrupted after 3 steps" in capsys.readouterr().err
+    done = spacy.load(tmp_path / "pretrained").meta["bilstm_pretraining"]
+    assert done["steps"] == 3 and done["stopped"] == "interrupted"
+    assert (tmp_path / "ner.cfg").is_file()
+
+
+def test_sigterm_becomes_an_interrupt_only_inside_the_block():
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt):
+        with signals_stop_cleanly():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)
+    assert signal.getsignal(signal.SIGTERM) is before
