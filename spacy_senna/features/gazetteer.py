@@ -28,7 +28,13 @@ def read_gazetteer(path: Path, types: Sequence[str]) -> Dict[str, Set[str]]:
     """{type: {lowercased space-joined entry}} from a `TYPE word word ...` file."""
     path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(f"Gazetteer file not found: {path}")
+        where = "" if path.is_absolute() else f" (relative to the current folder, {Path.cwd()})"
+        raise FileNotFoundError(
+            f"Gazetteer file not found: {path}{where}. It is read only when the component is "
+            "initialised (a trained pipeline keeps its names): set the feature's `path` "
+            "(--components.NAME.model.features.gazetteer.path FILE), or build a list from "
+            "a corpus with `python -m spacy_senna build-gazetteer CORPUS FILE`"
+        )
     entries: Dict[str, Set[str]] = {t: set() for t in types}
     skipped: List[str] = []
     with open_text(path) as file_:

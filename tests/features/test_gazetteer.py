@@ -2,6 +2,7 @@
 matches, and dropping matches in training."""
 
 import gzip
+from pathlib import Path
 
 import pytest
 from spacy.lang.en import English
@@ -55,3 +56,12 @@ def test_gazetteer_bad_files(tmp_path):
     empty.write_text("\n")
     with pytest.raises(ValueError, match="no entries"):
         read_gazetteer(empty, ["LOC"])
+
+
+def test_a_missing_gazetteer_names_the_file_the_folder_and_the_fix(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError) as missing:
+        read_gazetteer(Path("corpus/gazetteer/train.lst"), ["LOC"])
+    message = str(missing.value)
+    assert "corpus/gazetteer/train.lst" in message and str(tmp_path) in message
+    assert "gazetteer.path" in message and "build-gazetteer" in message
