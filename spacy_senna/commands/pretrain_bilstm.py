@@ -35,8 +35,12 @@ def _run(args: argparse.Namespace) -> None:
         seed=args.seed,
     )
     overrides = parse_config_overrides(args.after_dashes)
-    with signals_stop_cleanly():
-        nlp = pretrain_bilstm(args.config, args.text, settings, overrides)
+    try:
+        with signals_stop_cleanly():
+            nlp = pretrain_bilstm(args.config, args.text, settings, overrides)
+    except KeyboardInterrupt:  # while reading the text or initialising, before any step
+        print("✘ interrupted before the pretraining began: nothing written", file=sys.stderr)
+        sys.exit(INTERRUPTED)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(args.output)
     print(f"✔ {args.output}: {args.component} with its BiLSTM pretrained on {args.text}")

@@ -17,6 +17,7 @@ from spacy.vocab import Vocab
 
 from spacy_senna.cli import main
 from spacy_senna.commands.signals import signals_stop_cleanly
+from spacy_senna.lm import bilstm_pretrain
 from spacy_senna.lm.bilstm_pretrain import BiLSTMPretraining, _LanguageModelHead, pretrain_bilstm
 from spacy_senna.models.senna_model import get_net
 
@@ -195,6 +196,18 @@ def test_an_interrupt_writes_what_is_pretrained_and_exits_130(paths, tmp_path, c
     done = spacy.load(tmp_path / "pretrained").meta["bilstm_pretraining"]
     assert done["steps"] == 3 and done["stopped"] == "interrupted"
     assert (tmp_path / "ner.cfg").is_file()
+
+
+def test_an_interrupt_before_the_first_step_writes_nothing(paths, tmp_path, capsys, monkeypatch):
+    def interrupted(path):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bilstm_pretrain, "read_lines", interrupted)
+    with pytest.raises(SystemExit) as stopped:
+        _run_command(paths, tmp_path)
+    assert stopped.value.code == 130
+    assert "before the pretraining began: nothing written" in capsys.readouterr().err
+    assert not (tmp_path / "pretrained").exists() and not (tmp_path / "ner.cfg").exists()
 
 
 def test_sigterm_becomes_an_interrupt_only_inside_the_block():
