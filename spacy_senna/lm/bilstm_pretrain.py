@@ -42,6 +42,7 @@ from ..features.tokens import WordFeature
 from ..layers.window import WindowNetwork
 from ..models.senna_model import get_net
 from ..models.sequences import featurize
+from .progress import Progress
 from .raw_text import open_corpus_text
 
 #: chunks counted for the unigram distribution of the negatives
@@ -145,6 +146,9 @@ def pretrain_bilstm(
     done = {"steps": 0, "words": 0, "stopped": "limit reached"}
     loss_sum = 0.0
     batch: list[Doc] = []
+    # a bar of steps on a terminal (with the report lines above it), report lines alone
+    # otherwise; `every` is past any run's length: the lines come every report_every steps
+    bar = Progress(True, settings.steps, 0, every=float("inf"), unit="step")
     try:
         while not _done(settings, done["steps"], start):
             for chunk in text_chunks(lines, rng):
@@ -161,14 +165,16 @@ def pretrain_bilstm(
                 done["steps"] += 1
                 done["words"] += int(lengths.sum())
                 loss_sum += float(loss.detach())
+                bar.update(1, lambda: f"loss {float(loss.detach()):.3f}")
                 if done["steps"] % settings.report_every == 0:
-                    _report(done, loss_sum / settings.report_every, start)
+                    _report(bar, done, loss_sum / settings.report_every, start)
                     loss_sum = 0.0
                 if _done(settings, done["steps"], start):
                     break
     except KeyboardInterrupt:
         done["stopped"] = "interrupted"
         print(f"Interrupted at step {done['steps']}: the BiLSTM is kept as it is", flush=True)
+    bar.close()
     network.eval()
     done["seconds"] = round(time.time() - start)
     nlp.meta["bilstm_pretraining"] = {**done, "text": str(text), "settings": asdict(settings)}
@@ -176,11 +182,15 @@ def pretrain_bilstm(
     return nlp
 
 
-def _report(done: dict, loss: float, start: float) -> None:
-    """One progress line: steps and words so far, the mean loss since the last, words/s."""
+def _report(bar: Progress, done: dict, loss: float, start: float) -> None:
+    """One progress line: steps and words so far, the mean loss since the last, words/s
+    (on stdout; above the bar on a terminal)."""
     steps, words = done["steps"], done["words"]
-    speed = words / (time.time() - start)
-    print(f"step {steps} words {words} loss {loss:.4f} {speed:.0f} w/s", flush=True)
+    line = f"step {steps} words {words} loss {loss:.4f} {words / (time.time() - start):.0f} w/s"
+    if bar.bar is not None:
+        bar.write(line)
+    else:
+        print(line, flush=True)
 
 
 def _done(settings: BiLSTMPretraining, step: int, start: float) -> bool:

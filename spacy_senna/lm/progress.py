@@ -12,7 +12,7 @@ from tqdm import tqdm
 
 class Progress:
     """tqdm on a terminal (unless `bar` is false), otherwise a plain status line every
-    `every` seconds.
+    `every` seconds; the bar counts `unit`s (words unless told).
 
     Nothing is written when `enabled` is false.
     """
@@ -24,6 +24,7 @@ class Progress:
         initial: int,
         every: float = 30.0,
         bar: bool = True,
+        unit: str = "w",
     ):
         self.tty = enabled and bar and sys.stderr.isatty()
         self.enabled = enabled
@@ -33,8 +34,8 @@ class Progress:
             tqdm(
                 total=total,
                 initial=initial,
-                unit="w",
-                unit_scale=True,
+                unit=unit,
+                unit_scale=unit == "w",
                 dynamic_ncols=True,
             )
             if self.tty
@@ -42,7 +43,7 @@ class Progress:
         )
 
     def update(self, n: int, status: Callable[[], str]) -> None:
-        """Count `n` more words; `status` gives the text shown beside the count."""
+        """Count `n` more units; `status` gives the text shown beside the count."""
         if self.bar is not None:
             self.bar.update(n)
             now = time.perf_counter()

@@ -4,6 +4,7 @@ its word table frozen, the pipeline written for `spacy train` to source."""
 import os
 import re
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -217,3 +218,13 @@ def test_sigterm_becomes_an_interrupt_only_inside_the_block():
             os.kill(os.getpid(), signal.SIGTERM)
             time.sleep(1)
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_a_terminal_gets_a_bar_of_steps_with_the_report_lines_above_it(paths, capsys, monkeypatch):
+    overrides, text = paths
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    settings = BiLSTMPretraining(steps=6, batch_size=8, negatives=8, report_every=3)
+    pretrain_bilstm(REPOSITORY / "configs" / "lang" / "ner.cfg", text, settings, overrides)
+    out, err = capsys.readouterr()
+    assert "6/6" in err and "step" in err
+    assert re.search(r"(^|\r)step 3 words \d+ loss", err, re.M) and "step 3 words" not in out
