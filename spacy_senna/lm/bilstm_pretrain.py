@@ -23,6 +23,7 @@ got (`bilstm_pretraining`: steps, words, seconds, why it stopped, the settings).
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -146,9 +147,8 @@ def pretrain_bilstm(
     done = {"steps": 0, "words": 0, "stopped": "limit reached"}
     loss_sum = 0.0
     batch: list[Doc] = []
-    # a bar of steps on a terminal (with the report lines above it), report lines alone
-    # otherwise; `every` is past any run's length: the lines come every report_every steps
-    bar = Progress(True, settings.steps, 0, every=float("inf"), unit="step")
+    # a bar of steps on a terminal, the report lines above it; the report lines alone otherwise
+    bar = Progress(sys.stderr.isatty(), settings.steps, 0, unit="step")
     try:
         while not _done(settings, done["steps"], start):
             for chunk in text_chunks(lines, rng):
@@ -164,8 +164,9 @@ def pretrain_bilstm(
                 optimizer.step()
                 done["steps"] += 1
                 done["words"] += int(lengths.sum())
-                loss_sum += float(loss.detach())
-                bar.update(1, lambda: f"loss {float(loss.detach()):.3f}")
+                value = float(loss.detach())
+                loss_sum += value
+                bar.update(1, lambda: f"loss {value:.3f}")
                 if done["steps"] % settings.report_every == 0:
                     _report(bar, done, loss_sum / settings.report_every, start)
                     loss_sum = 0.0
@@ -173,7 +174,7 @@ def pretrain_bilstm(
                     break
     except KeyboardInterrupt:
         done["stopped"] = "interrupted"
-        print(f"Interrupted at step {done['steps']}: the BiLSTM is kept as it is", flush=True)
+        _say(bar, f"Interrupted at step {done['steps']}: the BiLSTM is kept as it is")
     bar.close()
     network.eval()
     done["seconds"] = round(time.time() - start)
@@ -183,10 +184,14 @@ def pretrain_bilstm(
 
 
 def _report(bar: Progress, done: dict, loss: float, start: float) -> None:
-    """One progress line: steps and words so far, the mean loss since the last, words/s
-    (on stdout; above the bar on a terminal)."""
+    """One progress line: steps and words so far, the mean loss since the last, words/s."""
     steps, words = done["steps"], done["words"]
-    line = f"step {steps} words {words} loss {loss:.4f} {words / (time.time() - start):.0f} w/s"
+    speed = words / (time.time() - start)
+    _say(bar, f"step {steps} words {words} loss {loss:.4f} {speed:.0f} w/s")
+
+
+def _say(bar: Progress, line: str) -> None:
+    """A line on stdout, or above the bar on a terminal."""
     if bar.bar is not None:
         bar.write(line)
     else:
