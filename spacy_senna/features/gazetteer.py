@@ -7,14 +7,15 @@ start token marks all of its tokens.
 """
 
 import warnings
+from collections import defaultdict
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy
-from spacy.matcher import PhraseMatcher
+from spacy.attrs import LOWER
+from spacy.strings import get_string_id
 from spacy.tokens import Doc
 from spacy.util import registry
-from spacy.vocab import Vocab
 
 from ..io.files import atomic_output
 from ..io.text_input import open_text
@@ -62,31 +63,45 @@ def read_gazetteer(path: Path, types: Sequence[str]) -> Dict[str, Set[str]]:
 
 
 class GazetteerMatcher:
-    """Multi-word entries matched over lowercased tokens with spaCy's PhraseMatcher.
+    """Multi-word entries matched over lowercased tokens.
 
     A token is flagged for a type when it lies inside a full entry of that type. This is
     SENNA's extend-while-prefix rule: the longest entry found from a start covers every
     shorter one from the same start, so the union of all matches gives the same flags.
+    Entries are kept as tuples of string hashes, so that a list of many thousand names
+    is ready in a fraction of a second and adds nothing to the pipeline's vocab.
     """
 
-    def __init__(self, entries: Dict[str, Set[str]], types: Sequence[str], vocab: Vocab):
+    def __init__(self, entries: Dict[str, Set[str]], types: Sequence[str]):
         self.types = list(types)
-        self.vocab = vocab
-        self._phrases = PhraseMatcher(vocab, attr="LOWER")
-        self._column: Dict[int, int] = {}
+        self._phrases: List[Set[Tuple[int, ...]]] = []
+        #: {first word's hash: {(type column, entry length)}}
+        self._starts: Dict[int, Set[Tuple[int, int]]] = defaultdict(set)
         for col, type_ in enumerate(self.types):
-            self._column[vocab.strings.add(type_)] = col
-            patterns = [Doc(vocab, words=entry.split(" ")) for entry in entries.get(type_, ())]
-            if patterns:
-                self._phrases.add(type_, patterns)
+            phrases = {
+                tuple(map(get_string_id, entry.split(" "))) for entry in entries.get(type_, ())
+            }
+            self._phrases.append(phrases)
+            for words in phrases:
+                self._starts[words[0]].add((col, len(words)))
 
     def matches(self, doc: Doc) -> List[Tuple[int, int, int]]:
         """(start, end, type column) of the longest match of each type at each start."""
-        longest: Dict[Tuple[int, int], int] = {}
-        for key, start, end in self._phrases(doc):
-            span = (start, self._column[key])
-            longest[span] = max(end, longest.get(span, end))
-        return [(start, end, col) for (start, col), end in longest.items()]
+        lower = doc.to_array(LOWER).tolist()
+        found = []
+        for start, word in enumerate(lower):
+            candidates = self._starts.get(word)
+            if not candidates:
+                continue
+            longest: Dict[int, int] = {}
+            for col, length in candidates:
+                end = start + length
+                if end > len(lower) or end <= longest.get(col, start):
+                    continue
+                if tuple(lower[start:end]) in self._phrases[col]:
+                    longest[col] = end
+            found.extend((start, end, col) for col, end in sorted(longest.items()))
+        return found
 
     def flags(
         self, doc: Doc, drop: float = 0.0, rng: Optional[numpy.random.Generator] = None
@@ -145,8 +160,8 @@ class GazetteerFeature(Feature):
 
     def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
         drop = self.drop_matches if train else 0.0
-        if self._matcher is None or self._matcher.vocab is not doc.vocab:
-            self._matcher = GazetteerMatcher(self.entries, self.types, doc.vocab)
+        if self._matcher is None:
+            self._matcher = GazetteerMatcher(self.entries, self.types)
         flags = self._matcher.flags(doc, drop, self._rng)
         no, yes = self.lexicons[0].get("NO"), self.lexicons[0].get("YES")
         return numpy.where(flags, yes, no).astype("int64")

@@ -16,11 +16,23 @@ def test_gazetteer_longest_multiword_match(tmp_path):
         f.write("LOC new york\nLOC new york city\nORG new york times\nPER york\n")
     entries = read_gazetteer(path, ["LOC", "ORG", "PER"])
     nlp = English()
-    matcher = GazetteerMatcher(entries, ["LOC", "ORG", "PER"], nlp.vocab)
+    matcher = GazetteerMatcher(entries, ["LOC", "ORG", "PER"])
     flags = matcher.flags(nlp.make_doc("I read the New York Times in new YORK city"))
     assert flags[:, 0].tolist() == [0, 0, 0, 1, 1, 0, 0, 1, 1, 1]  # LOC
     assert flags[:, 1].tolist() == [0, 0, 0, 1, 1, 1, 0, 0, 0, 0]  # ORG
     assert flags[:, 2].tolist() == [0, 0, 0, 0, 1, 0, 0, 0, 1, 0]  # PER: york
+
+
+def test_gazetteer_matcher_leaves_the_vocab_alone():
+    """Names the pipeline never saw are matched without becoming lexemes of its vocab
+    (a list of 100,000 names would otherwise be saved with the pipeline's strings)."""
+    nlp = English()
+    doc = nlp.make_doc("Flights from Zzyzx Springs to Qwertyville Upper")
+    words_before = len(nlp.vocab)
+    entries = {"LOC": {"zzyzx springs", "qwertyville upper", "qwertyville upper east side"}}
+    matcher = GazetteerMatcher(entries, ["LOC"])
+    assert len(nlp.vocab) == words_before
+    assert matcher.matches(doc) == [(2, 4, 0), (5, 7, 0)]  # the 4-word entry runs past the end
 
 
 def test_gazetteer_drop_matches_only_in_training():
