@@ -13,6 +13,7 @@ COMMANDS = (
     "convert",
     "split_dev",
     "build_gazetteer",
+    "names_from_text",
     "score",
     "pretrain_lm",
     "pretrain_bilstm",
