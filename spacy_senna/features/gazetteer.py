@@ -144,7 +144,7 @@ class GazetteerFeature(Feature):
         self.types = list(types)
         self.lexicons = [Lexicon.from_words(FLAG_VALUES) for _ in self.types]
         self.entries: Dict[str, Set[str]] = {t: set() for t in self.types}
-        self._matcher: Optional[GazetteerMatcher] = None
+        self._matcher = GazetteerMatcher(self.entries, self.types)
 
     def fit(self, docs: Iterable[Doc], vocab=None) -> None:
         if self.path is None:
@@ -155,13 +155,13 @@ class GazetteerFeature(Feature):
         self.set_entries(read_gazetteer(Path(self.path), self.types))
 
     def set_entries(self, entries: Dict[str, Set[str]]) -> None:
+        """Use these names; their matcher is built now (when the pipeline is loaded), so
+        that the first doc waits for nothing and threads share one finished matcher."""
         self.entries = {t: set(entries.get(t, ())) for t in self.types}
-        self._matcher = None
+        self._matcher = GazetteerMatcher(self.entries, self.types)
 
     def extract(self, doc: Doc, train: bool = False) -> numpy.ndarray:
         drop = self.drop_matches if train else 0.0
-        if self._matcher is None:
-            self._matcher = GazetteerMatcher(self.entries, self.types)
         flags = self._matcher.flags(doc, drop, self._rng)
         no, yes = self.lexicons[0].get("NO"), self.lexicons[0].get("YES")
         return numpy.where(flags, yes, no).astype("int64")
