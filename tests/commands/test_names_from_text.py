@@ -129,3 +129,16 @@ def test_errors_are_one_line(capsys, tmp_path, ruler_pipeline, text, fail_line):
         capsys, "names-from-text", text, out, "--pipeline", ruler_pipeline, "--min-share", "0"
     ).startswith("✘ --min-count must be >= 1, --min-share in (0, 1]")
     assert not out.exists()
+
+
+def test_a_full_disk_leaves_no_partial_list(
+    tmp_path, ruler_pipeline, text, cli_with_file_size_limit, all_files
+):
+    out = tmp_path / "out" / "names.lst"
+    before = all_files(tmp_path)
+    done = cli_with_file_size_limit(
+        1, "names-from-text", str(text), str(out), "--pipeline", str(ruler_pipeline), cwd=tmp_path
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.splitlines()[-1] == f"✘ {out}: file too large"
+    assert all_files(tmp_path) == before
