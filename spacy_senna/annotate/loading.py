@@ -98,14 +98,19 @@ def load_pipeline(
 def enable_components(nlp: Language, names: Sequence[str]) -> None:
     """Run the disabled components `names` too; a clear error for a name the pipeline
     does not have."""
+    check_component_names(nlp, names, "--enable")
+    for name in names:
+        nlp.enable_pipe(name)
+
+
+def check_component_names(nlp: Language, names: Sequence[str], option: str) -> None:
+    """A clear error, naming the command-line `option`, for a name the pipeline lacks."""
     unknown = [name for name in names if name not in nlp.component_names]
     if unknown:
         raise ValueError(
-            f"--enable {', '.join(unknown)}: the pipeline has no such component (it has "
+            f"{option} {', '.join(unknown)}: the pipeline has no such component (it has "
             f"{', '.join(nlp.component_names)})"
         )
-    for name in names:
-        nlp.enable_pipe(name)
 
 
 def use_gpu(gpu_id: int) -> None:

@@ -17,14 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, Optional, Sequence, Set
 
-import spacy
 from spacy.language import Language
 
-from ..annotate.loading import check_pipeline
+from ..annotate.loading import check_component_names, load_pipeline
 from ..features.gazetteer import read_gazetteer, write_gazetteer
 from ..io.text_input import open_text
 from ..lm.progress import Progress
 from .errors import CliError
+
+#: a longer line is cut there
+MAX_LINE_CHARS = 20_000
 
 
 @dataclass
@@ -38,15 +40,10 @@ class NameFilter:
 
 
 def load_labeller(name: str, components: Sequence[str] = ()) -> Language:
-    """The pipeline that finds the names, running only `components` when given."""
-    check_pipeline(name)
-    nlp = spacy.load(name)
-    unknown = [c for c in components if c not in nlp.component_names]
-    if unknown:
-        raise ValueError(
-            f"--components {', '.join(unknown)}: {name} has no such component (it has "
-            f"{', '.join(nlp.component_names)})"
-        )
+    """The pipeline that finds the names (as it is: no sentencizer added), running only
+    `components` when given."""
+    nlp = load_pipeline(name, sentences="doc", max_doc_chars=MAX_LINE_CHARS)
+    check_component_names(nlp, components, "--components")
     if components:
         nlp.select_pipes(enable=list(components))
     return nlp
@@ -140,7 +137,7 @@ def names_from_text(
         if not Path(path).is_file():
             raise CliError(path, "does not exist or is not a file")
     nlp = load_labeller(pipeline, components)
-    counts = count_names(nlp, text_lines(texts, min_words, 20_000), rules.types)
+    counts = count_names(nlp, text_lines(texts, min_words, MAX_LINE_CHARS), rules.types)
     common = case_counts(common_words) if common_words is not None else None
     entries = select_names(counts, rules, common)
     found = sum(map(len, entries.values()))
